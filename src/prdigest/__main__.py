@@ -1,0 +1,3 @@
+from prdigest.cli.main import main
+
+main()

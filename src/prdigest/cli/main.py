@@ -1,0 +1,85 @@
+"""``prdigest``: the root command. Subcommands live in their own modules, imported only
+when invoked, so ``prdigest --version`` stays fast."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from prdigest import __version__
+from prdigest.errors import PrdigestError
+
+# name -> (module, attribute, one-line help shown in `prdigest --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "sync": ("prdigest.cli.sync", "sync", "Fetch pull requests from a git clone or GitHub into the database."),
+    "import": ("prdigest.cli.import_bundles", "import_bundles", "Load GitHub-API JSON bundles from disk."),
+    "list": ("prdigest.cli.browse", "list_prs", "List stored pull requests, newest first."),
+    "show": ("prdigest.cli.browse", "show", "Show one stored pull request record."),
+    "analyze": ("prdigest.cli.analyze", "analyze", "Run the deterministic analyzers and store their facts."),
+    "facts": ("prdigest.cli.analyze", "facts", "Show the facts known about one pull request."),
+    "report": ("prdigest.cli.report", "report", "Write the full or brief report of one pull request."),
+    "feed": ("prdigest.cli.report", "feed", "Write a repository's reading feed."),
+    "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),
+    "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, (module, _attr, _help) in COMMANDS.items() if _module_exists(module)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None or not _module_exists(entry[0]):
+            return None
+        module = importlib.import_module(entry[0])
+        command: click.Command = getattr(module, entry[1])
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _module_exists(module: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(module) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="prdigest")
+def cli() -> None:
+    """prdigest: understand pull requests.
+
+    Sync pull requests from a git clone or GitHub, extract facts with deterministic
+    analyzers, and publish full and brief reports and a reading feed in Chinese and
+    English. The database is SQLite by default (see --db / PRDIGEST_DB on each command).
+    """
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point: run the CLI, turning prdigest errors into one line and an exit code."""
+    try:
+        return cli.main(args=argv, prog_name="prdigest", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except PrdigestError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted; everything committed so far is kept.", err=True)
+        sys.exit(130)

@@ -1,0 +1,139 @@
+"""Configuration: read once at the edge (CLI / web) and passed in explicitly.
+
+Sources, later ones winning: built-in defaults, the config file
+(``$PRDIGEST_CONFIG`` or ``~/.config/prdigest/config.toml``), environment variables.
+Secrets (GitHub token, LLM API key) come only from the environment or the config file and
+are never printed: `LLMConfig` and `GitHubConfig` hide them from ``repr``.
+
+Config file shape::
+
+    [github]
+    token = "..."            # or GITHUB_TOKEN / GH_TOKEN
+    api_url = "https://api.github.com"
+
+    [llm]
+    base_url = "http://127.0.0.1:8000/v1"   # or PRDIGEST_LLM_BASE_URL; unset = extractive only
+    model = "qwen2.5-7b-instruct"           # or PRDIGEST_LLM_MODEL
+    api_key = "..."                         # or PRDIGEST_LLM_API_KEY / OPENAI_API_KEY
+    token_budget = 12000                    # prompt budget per PR, in tokens
+    timeout = 120                           # seconds per call
+    concurrency = 4                         # PRs narrated at once
+    [llm.section_models]                    # optional: a model per section
+    discussion = "bigger-model"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prdigest.errors import ConfigError
+
+CONFIG_ENV_VAR = "PRDIGEST_CONFIG"
+
+
+@dataclass(frozen=True)
+class GitHubConfig:
+    token: str | None = field(default=None, repr=False)
+    api_url: str = "https://api.github.com"
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    base_url: str
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    token_budget: int = 12000
+    timeout: float = 120.0
+    concurrency: int = 4
+    max_output_tokens: int = 2000
+    section_models: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings:
+    github: GitHubConfig = field(default_factory=GitHubConfig)
+    llm: LLMConfig | None = None  # None: the extractive narrator only
+    config_path: Path | None = None
+
+
+def default_config_path(environ: Mapping[str, str]) -> Path:
+    explicit = environ.get(CONFIG_ENV_VAR)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "prdigest" / "config.toml"
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from exc
+
+
+def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | None = None) -> Settings:
+    env = os.environ if environ is None else environ
+    path = config_path or default_config_path(env)
+    data = read_config_file(path) if (config_path is not None or path.exists()) else {}
+    if config_path is not None and not config_path.exists():
+        raise ConfigError(f"config file not found: {config_path}")
+    github = _table(data, "github", path)
+    llm = _table(data, "llm", path)
+    github_config = GitHubConfig(
+        token=env.get("GITHUB_TOKEN") or env.get("GH_TOKEN") or _str(github, "token", path),
+        api_url=(env.get("PRDIGEST_GITHUB_API_URL") or _str(github, "api_url", path) or "https://api.github.com"),
+    )
+    base_url = env.get("PRDIGEST_LLM_BASE_URL") or _str(llm, "base_url", path)
+    llm_config: LLMConfig | None = None
+    if base_url:
+        model = env.get("PRDIGEST_LLM_MODEL") or _str(llm, "model", path)
+        if not model:
+            raise ConfigError("an LLM base_url is configured but no model: set PRDIGEST_LLM_MODEL or [llm] model")
+        llm_config = LLMConfig(
+            base_url=base_url,
+            model=model,
+            api_key=env.get("PRDIGEST_LLM_API_KEY") or env.get("OPENAI_API_KEY") or _str(llm, "api_key", path),
+            token_budget=_int(llm, "token_budget", path, 12000, env.get("PRDIGEST_LLM_TOKEN_BUDGET")),
+            timeout=float(_int(llm, "timeout", path, 120, env.get("PRDIGEST_LLM_TIMEOUT"))),
+            concurrency=_int(llm, "concurrency", path, 4, env.get("PRDIGEST_LLM_CONCURRENCY")),
+            max_output_tokens=_int(llm, "max_output_tokens", path, 2000, None),
+            section_models={str(k): str(v) for k, v in _table(llm, "section_models", path).items()},
+        )
+    return Settings(github=github_config, llm=llm_config, config_path=path if data else None)
+
+
+def _table(data: Mapping[str, Any], key: str, path: Path) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [{key}] must be a table")
+    return value
+
+
+def _str(table: Mapping[str, Any], key: str, path: Path) -> str | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"{path}: {key} must be a string")
+    return value
+
+
+def _int(table: Mapping[str, Any], key: str, path: Path, default: int, env_value: str | None) -> int:
+    raw: object = env_value if env_value is not None else table.get(key, default)
+    try:
+        value = int(str(raw))
+    except ValueError as exc:
+        raise ConfigError(f"{key} must be a whole number, got {raw!r}") from exc
+    if value <= 0:
+        raise ConfigError(f"{key} must be positive, got {value}")
+    return value

@@ -1,0 +1,108 @@
+"""Narrative: the prose of a report, written on top of `Facts` by a narrator.
+
+Two narrators fill this model: the extractive one (default, offline, built from the facts
+and the PR's own words) and the LLM one (any OpenAI-compatible endpoint). The renderer
+combines a `Narrative` with the `PullRequest` and its `Facts` into a report; everything
+that can be known for sure (key file categories, symbols, risk tags, verdict) comes from
+the facts, never from this prose.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Lang = Literal["zh", "en"]
+Length = Literal["full", "brief"]
+SectionName = Literal[
+    "summary",
+    "motivation",
+    "implementation",
+    "key_files",
+    "key_code",
+    "discussion",
+    "risks",
+    "related",
+    "feed",
+]
+
+
+class _Prose(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ImplementationStep(_Prose):
+    title: str
+    detail: str
+
+
+class FileRole(_Prose):
+    path: str
+    role: str
+
+
+class ExcerptNote(_Prose):
+    path: str
+    note: str
+
+
+class DiscussionHighlight(_Prose):
+    topic: str
+    who: str  # e.g. "gemini-code-assist" or "mgoin vs mmangkad"
+    summary: str
+
+
+class ThreadLine(_Prose):
+    topic: str
+    kind: str
+    outcome: str
+    note: str = ""
+
+
+class Impact(_Prose):
+    users: str = ""
+    system: str = ""
+    team: str = ""
+
+
+class RelatedNote(_Prose):
+    repository: str
+    number: int
+    title: str = ""
+    relation: str
+    note: str
+
+
+class NarrationCost(_Prose):
+    model: str | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    calls: int = 0
+    seconds: float = 0.0
+
+
+class Narrative(_Prose):
+    lang: Lang
+    length: Length
+    narrator: Literal["extractive", "llm"] = "extractive"
+    one_line: str
+    recommendation: str
+    motivation: str
+    implementation: list[ImplementationStep] = Field(default_factory=list)
+    file_roles: list[FileRole] = Field(default_factory=list)
+    excerpt_notes: list[ExcerptNote] = Field(default_factory=list)
+    discussion_highlights: list[DiscussionHighlight] = Field(default_factory=list)
+    thread_lines: list[ThreadLine] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=list)
+    impact: Impact = Field(default_factory=Impact)
+    related: list[RelatedNote] = Field(default_factory=list)
+    feed_title: str
+    feed_paragraph: str
+    # Sections the LLM narrator could not write validly; they hold extractive text.
+    fallback_sections: list[SectionName] = Field(default_factory=list)
+    # What the LLM prompt left out to fit its token budget (paths, or "N more files").
+    omitted_from_prompt: list[str] = Field(default_factory=list)
+    # Unknown paths / symbols / PR numbers the validator removed from LLM prose.
+    removed_mentions: int = 0
+    cost: NarrationCost = Field(default_factory=NarrationCost)

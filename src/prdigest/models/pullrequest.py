@@ -1,0 +1,149 @@
+"""The normalized pull-request record: every source produces exactly this.
+
+A `PullRequest` is JSON-serializable (``model_dump_json`` / ``model_validate_json``) and
+is what the store keeps as the source record, so analysis can be re-run without
+re-fetching. Optional fields are ``None`` when the source does not know them (a git
+clone knows no reviews; GitHub knows no co-author trailers unless commits say so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+class PRState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    MERGED = "merged"
+
+
+class FileStatus(StrEnum):
+    ADDED = "added"
+    MODIFIED = "modified"
+    REMOVED = "removed"
+    RENAMED = "renamed"
+    COPIED = "copied"
+
+
+class FileChange(_Record):
+    path: str
+    previous_path: str | None = None
+    status: FileStatus = FileStatus.MODIFIED
+    additions: int = 0
+    deletions: int = 0
+    patch: str | None = None
+    binary: bool = False
+    # True when the source cut the patch (GitHub omits patches of huge files).
+    truncated: bool = False
+    # Full contents before/after, when the source could read them cheaply; analyzers
+    # fall back to the patch when these are None.
+    content_before: str | None = None
+    content_after: str | None = None
+
+
+class Commit(_Record):
+    sha: str
+    author: str
+    author_email: str | None = None
+    co_authors: list[str] = Field(default_factory=list)
+    committed_at: datetime | None = None
+    message: str = ""
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0]
+
+
+class Review(_Record):
+    author: str
+    state: str  # APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING
+    submitted_at: datetime | None = None
+    body: str = ""
+    author_is_bot: bool = False
+    commit_sha: str | None = None
+
+
+class ReviewComment(_Record):
+    author: str
+    body: str
+    created_at: datetime | None = None
+    author_is_bot: bool = False
+    commit_sha: str | None = None
+    id: str | None = None
+    in_reply_to: str | None = None
+
+
+class ReviewThread(_Record):
+    path: str
+    line: int | None = None
+    original_line: int | None = None
+    diff_hunk: str | None = None
+    comments: list[ReviewComment] = Field(default_factory=list)
+    # None when the source does not know (REST review comments carry no resolution).
+    resolved: bool | None = None
+    outdated: bool | None = None
+
+
+class Comment(_Record):
+    author: str
+    body: str
+    created_at: datetime | None = None
+    author_is_bot: bool = False
+
+
+class PullRequest(_Record):
+    """One pull request, as complete as its source could make it."""
+
+    repository: str  # OWNER/NAME
+    number: int = Field(ge=1)
+    title: str
+    body: str = ""
+    author: str | None = None
+    state: PRState = PRState.MERGED
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    merged_at: datetime | None = None
+    closed_at: datetime | None = None
+    url: str | None = None
+    base_ref: str | None = None
+    head_ref: str | None = None
+    base_sha: str | None = None
+    head_sha: str | None = None
+    merge_commit_sha: str | None = None
+    labels: list[str] = Field(default_factory=list)
+    additions: int = 0
+    deletions: int = 0
+    files: list[FileChange] = Field(default_factory=list)
+    # True when the source could not list every file (GitHub stops at 3,000).
+    files_truncated: bool = False
+    changed_files_count: int | None = None
+    commits: list[Commit] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
+    review_threads: list[ReviewThread] = Field(default_factory=list)
+    comments: list[Comment] = Field(default_factory=list)
+    closing_issues: list[int] = Field(default_factory=list)
+    source: str = "git"  # git | github | bundle
+
+    @field_validator("repository")
+    @classmethod
+    def _owner_slash_name(cls, value: str) -> str:
+        owner, sep, name = value.partition("/")
+        if not sep or not owner or not name or "/" in name:
+            raise ValueError(f"repository must be OWNER/NAME, got {value!r}")
+        return value
+
+    @property
+    def ref(self) -> str:
+        return f"{self.repository}#{self.number}"
+
+    def content_hash(self) -> str:
+        """A stable digest of the whole record: equal records hash equal."""
+        return hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()

@@ -1,0 +1,162 @@
+"""Facts, their searchable labels, and the reference graph between PRs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, and_, delete, insert, select
+
+from prdigest.models.facts import Facts
+from prdigest.store.schema import fact_labels, facts, pr_links, pull_requests, repositories
+from prdigest.store.store import Store
+
+
+@dataclass(frozen=True)
+class PendingAnalysis:
+    pull_request_id: int
+    repository: str
+    number: int
+    record_hash: str
+    cache_key: str | None  # of the stored facts, None when never analyzed
+
+
+@dataclass(frozen=True)
+class Link:
+    """One reference edge: ``source`` PR mentions ``target`` with ``relation``."""
+
+    source_repository: str
+    source_number: int
+    source_title: str
+    target_repository: str
+    target_number: int
+    target_kind: str
+    relation: str
+    found_in: str
+    evidence: str
+
+
+def analysis_states(store: Store, repository: str | None = None, number: int | None = None) -> list[PendingAnalysis]:
+    """Every PR (or one) with its record hash and the cache key of its stored facts (one query)."""
+    query = (
+        select(
+            pull_requests.c.id,
+            repositories.c.full_name,
+            pull_requests.c.number,
+            pull_requests.c.record_hash,
+            facts.c.cache_key,
+        )
+        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+        .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
+        .order_by(pull_requests.c.id)
+    )
+    if repository is not None:
+        query = query.where(repositories.c.full_name == repository)
+    if number is not None:
+        query = query.where(pull_requests.c.number == number)
+    with store.engine.connect() as connection:
+        return [
+            PendingAnalysis(int(r[0]), str(r[1]), int(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
+            for r in connection.execute(query)
+        ]
+
+
+def save_facts(store: Store, pull_request_id: int, result: Facts, cache_key: str) -> None:
+    """Replace a PR's facts, labels and outgoing links in one transaction."""
+    with store.engine.begin() as connection:
+        connection.execute(delete(facts).where(facts.c.pull_request_id == pull_request_id))
+        connection.execute(
+            insert(facts).values(
+                pull_request_id=pull_request_id,
+                cache_key=cache_key,
+                verdict=result.verdict.level.value,
+                score=result.verdict.score,
+                body=result.model_dump_json(),
+            )
+        )
+        connection.execute(delete(fact_labels).where(fact_labels.c.pull_request_id == pull_request_id))
+        labels = {("risk", tag.tag) for tag in result.risks.tags} | {
+            ("module", module) for module in result.files.modules
+        }
+        if labels:
+            connection.execute(
+                insert(fact_labels),
+                [{"pull_request_id": pull_request_id, "kind": k, "value": v} for k, v in sorted(labels)],
+            )
+        connection.execute(delete(pr_links).where(pr_links.c.pull_request_id == pull_request_id))
+        if result.references.references:
+            connection.execute(
+                insert(pr_links),
+                [
+                    {
+                        "pull_request_id": pull_request_id,
+                        "target_repository": ref.repository,
+                        "target_number": ref.number,
+                        "target_kind": ref.target_kind,
+                        "relation": ref.relation,
+                        "found_in": ref.where,
+                        "evidence": ref.evidence,
+                    }
+                    for ref in result.references.references
+                ],
+            )
+
+
+def get_facts(store: Store, repository: str, number: int) -> Facts | None:
+    with store.engine.connect() as connection:
+        row = connection.execute(
+            select(facts.c.body)
+            .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
+            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+            .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
+        ).first()
+    return None if row is None else Facts.model_validate_json(row[0])
+
+
+def _link_query() -> Select[Any]:
+    return (
+        select(
+            repositories.c.full_name,
+            pull_requests.c.number,
+            pull_requests.c.title,
+            pr_links.c.target_repository,
+            pr_links.c.target_number,
+            pr_links.c.target_kind,
+            pr_links.c.relation,
+            pr_links.c.found_in,
+            pr_links.c.evidence,
+        )
+        .join(pull_requests, pull_requests.c.id == pr_links.c.pull_request_id)
+        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+    )
+
+
+def links_from(store: Store, repository: str, number: int) -> list[Link]:
+    query = _link_query().where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
+    with store.engine.connect() as connection:
+        return [Link(*row) for row in connection.execute(query.order_by(pr_links.c.id))]
+
+
+def links_to(store: Store, repository: str, number: int) -> list[Link]:
+    """References other stored PRs make to this one (incoming edges)."""
+    query = _link_query().where(and_(pr_links.c.target_repository == repository, pr_links.c.target_number == number))
+    with store.engine.connect() as connection:
+        return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
+
+
+def all_links(store: Store, repository: str) -> list[Link]:
+    query = _link_query().where(repositories.c.full_name == repository)
+    with store.engine.connect() as connection:
+        return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
+
+
+def titles(store: Store, repository: str, numbers: list[int]) -> dict[int, str]:
+    if not numbers:
+        return {}
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(pull_requests.c.number, pull_requests.c.title)
+            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+            .where(and_(repositories.c.full_name == repository, pull_requests.c.number.in_(numbers)))
+        )
+        return {int(r[0]): str(r[1]) for r in rows}

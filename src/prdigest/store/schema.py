@@ -1,0 +1,130 @@
+"""Tables of the store (SQLAlchemy Core). Alembic migrations in ``migrations/`` create them.
+
+Times are stored as naive UTC. Bulky records (the source record, facts, narratives) are JSON
+text so the same schema works on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+repositories = Table(
+    "repositories",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("full_name", String(200), nullable=False, unique=True),
+)
+
+sync_states = Table(
+    "sync_states",
+    metadata,
+    Column("repository_id", Integer, ForeignKey("repositories.id", ondelete="CASCADE"), primary_key=True),
+    Column("source", String(20), primary_key=True),
+    Column("state", Text, nullable=False),  # JSON object owned by the source
+)
+
+pull_requests = Table(
+    "pull_requests",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("repository_id", Integer, ForeignKey("repositories.id", ondelete="CASCADE"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("state", String(10), nullable=False),
+    Column("author", String(200)),
+    Column("created_at", DateTime),
+    Column("updated_at", DateTime),
+    Column("merged_at", DateTime),
+    Column("closed_at", DateTime),
+    Column("head_sha", String(64)),
+    Column("additions", Integer, nullable=False, default=0),
+    Column("deletions", Integer, nullable=False, default=0),
+    Column("changed_files", Integer, nullable=False, default=0),
+    Column("source", String(10), nullable=False),
+    Column("record", Text, nullable=False),  # PullRequest.model_dump_json()
+    Column("record_hash", String(64), nullable=False),
+    UniqueConstraint("repository_id", "number", name="uq_pull_requests_repo_number"),
+)
+Index("ix_pull_requests_repo_merged", pull_requests.c.repository_id, pull_requests.c.merged_at)
+
+facts = Table(
+    "facts",
+    metadata,
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True),
+    Column("cache_key", String(200), nullable=False),  # record hash + analyzer versions
+    Column("verdict", String(20), nullable=False),
+    Column("score", Float, nullable=False, default=0.0),
+    Column("body", Text, nullable=False),  # Facts.model_dump_json()
+)
+Index("ix_facts_verdict", facts.c.verdict)
+
+# Searchable labels of a PR's facts (risk tags, modules): one row per label, for filters.
+fact_labels = Table(
+    "fact_labels",
+    metadata,
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(20), nullable=False),  # risk | module
+    Column("value", String(200), nullable=False),
+    UniqueConstraint("pull_request_id", "kind", "value", name="uq_fact_labels"),
+)
+Index("ix_fact_labels_kind_value", fact_labels.c.kind, fact_labels.c.value)
+
+# Outgoing references of each analyzed PR; incoming ones are found by target.
+pr_links = Table(
+    "pr_links",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), nullable=False),
+    Column("target_repository", String(200), nullable=False),
+    Column("target_number", Integer, nullable=False),
+    Column("target_kind", String(10), nullable=False),
+    Column("relation", String(30), nullable=False),
+    Column("found_in", String(20), nullable=False),
+    Column("evidence", Text, nullable=False, default=""),
+)
+Index("ix_pr_links_source", pr_links.c.pull_request_id)
+Index("ix_pr_links_target", pr_links.c.target_repository, pr_links.c.target_number)
+
+narratives = Table(
+    "narratives",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("length", String(8), nullable=False),
+    Column("cache_key", String(200), nullable=False),
+    Column("narrator", String(20), nullable=False),
+    Column("model", String(200)),
+    Column("body", Text, nullable=False),
+    Column("tokens_in", Integer, nullable=False, default=0),
+    Column("tokens_out", Integer, nullable=False, default=0),
+    Column("calls", Integer, nullable=False, default=0),
+    Column("seconds", Float, nullable=False, default=0.0),
+    Column("created_at", DateTime),
+    UniqueConstraint("pull_request_id", "lang", "length", "cache_key", name="uq_narratives_key"),
+)
+
+# Conditional-request cache of the GitHub source (ETag / Last-Modified).
+http_cache = Table(
+    "http_cache",
+    metadata,
+    Column("key", String(64), primary_key=True),  # sha256 of method + URL (never the token)
+    Column("url", Text, nullable=False),
+    Column("etag", String(200)),
+    Column("last_modified", String(100)),
+    Column("body", Text, nullable=False),
+)

@@ -1,0 +1,365 @@
+"""The store: the only code that writes SQL. Pull requests, sync state, facts, links, narratives.
+
+Upserts are idempotent on (repository, number): a record equal to the stored one (same
+content hash) is not written at all, so syncing the same history twice leaves the database
+identical. Writes are committed in batches; a process killed mid-sync loses at most the
+batch in flight, and a re-run completes it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+from prdigest.errors import NotFound, StoreError
+from prdigest.models.pullrequest import PullRequest
+from prdigest.store import migrate
+from prdigest.store.database import make_engine, redact_url
+from prdigest.store.schema import pull_requests, repositories, sync_states
+
+
+@dataclass
+class UpsertStats:
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.inserted + self.updated + self.unchanged
+
+
+@dataclass(frozen=True)
+class PRSummary:
+    repository: str
+    number: int
+    title: str
+    state: str
+    author: str | None
+    merged_at: datetime | None
+    created_at: datetime | None
+    additions: int
+    deletions: int
+    changed_files: int
+    source: str
+
+
+def to_naive_utc(value: datetime | None) -> datetime | None:
+    """Stored times are naive UTC: SQLite keeps no zone and PostgreSQL must compare alike."""
+    if value is None or value.tzinfo is None:
+        return value
+    return value.astimezone(UTC).replace(tzinfo=None)
+
+
+class Store:
+    """A handle on one database. Use `Store.open(url)`; close it when done."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self._repo_ids: dict[str, int] = {}
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        engine = make_engine(url)
+        try:
+            migrate.upgrade(engine)
+        except OperationalError as exc:
+            engine.dispose()
+            raise StoreError(f"cannot open the database {redact_url(url)}: {exc.orig}") from exc
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            raise StoreError(f"database error on {redact_url(url)}: {type(exc).__name__}") from exc
+        return cls(engine, url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # --- repositories ----------------------------------------------------------------
+
+    def repository_id(self, connection: Connection, full_name: str, *, create: bool = True) -> int | None:
+        cached = self._repo_ids.get(full_name)
+        if cached is not None:
+            return cached
+        found = connection.execute(
+            select(repositories.c.id).where(repositories.c.full_name == full_name)
+        ).scalar_one_or_none()
+        if found is None:
+            if not create:
+                return None
+            found = connection.execute(
+                insert(repositories).values(full_name=full_name).returning(repositories.c.id)
+            ).scalar_one()
+        self._repo_ids[full_name] = int(found)
+        return int(found)
+
+    def repositories(self) -> list[str]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(repositories.c.full_name).order_by(repositories.c.full_name))
+            return [str(r[0]) for r in rows]
+
+    # --- pull requests ---------------------------------------------------------------
+
+    def upsert_prs(
+        self,
+        records: Iterable[PullRequest],
+        *,
+        batch_size: int = 200,
+        on_record: Callable[[PullRequest, str], None] | None = None,
+    ) -> UpsertStats:
+        """Insert new records, update changed ones, skip equal ones; commit every batch.
+
+        ``on_record(pr, outcome)`` is called after each record with ``inserted``,
+        ``updated`` or ``unchanged`` (for progress bars).
+        """
+        stats = UpsertStats()
+        batch: list[PullRequest] = []
+        for record in records:
+            batch.append(record)
+            if len(batch) >= batch_size:
+                self._upsert_batch(batch, stats, on_record)
+                batch = []
+        if batch:
+            self._upsert_batch(batch, stats, on_record)
+        return stats
+
+    def _upsert_batch(
+        self,
+        batch: list[PullRequest],
+        stats: UpsertStats,
+        on_record: Callable[[PullRequest, str], None] | None,
+    ) -> None:
+        # Later records of the same PR in one batch win, as they would across batches.
+        latest: dict[tuple[str, int], PullRequest] = {(pr.repository, pr.number): pr for pr in batch}
+        outcomes: list[tuple[PullRequest, str]] = []
+        with self.engine.begin() as connection:
+            by_repo: dict[str, list[PullRequest]] = {}
+            for pr in latest.values():
+                by_repo.setdefault(pr.repository, []).append(pr)
+            for repo, prs in by_repo.items():
+                repo_id = self.repository_id(connection, repo)
+                numbers = [pr.number for pr in prs]
+                existing = {
+                    int(row.number): (int(row.id), str(row.record_hash))
+                    for row in connection.execute(
+                        select(pull_requests.c.id, pull_requests.c.number, pull_requests.c.record_hash).where(
+                            and_(pull_requests.c.repository_id == repo_id, pull_requests.c.number.in_(numbers))
+                        )
+                    )
+                }
+                new_rows: list[dict[str, Any]] = []
+                for pr in prs:
+                    record_json = pr.model_dump_json()
+                    digest = _digest(record_json)
+                    found = existing.get(pr.number)
+                    if found is not None and found[1] == digest:
+                        outcomes.append((pr, "unchanged"))
+                        continue
+                    row = _pr_row(pr, record_json, digest)
+                    if found is None:
+                        new_rows.append({"repository_id": repo_id, **row})
+                        outcomes.append((pr, "inserted"))
+                    else:
+                        connection.execute(update(pull_requests).where(pull_requests.c.id == found[0]).values(**row))
+                        outcomes.append((pr, "updated"))
+                if new_rows:
+                    connection.execute(insert(pull_requests), new_rows)
+        for pr, outcome in outcomes:
+            setattr(stats, outcome, getattr(stats, outcome) + 1)
+            if on_record is not None:
+                on_record(pr, outcome)
+
+    def get_pr(self, repository: str, number: int) -> PullRequest:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(pull_requests.c.record)
+                .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+                .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
+            ).first()
+        if row is None:
+            raise NotFound(f"no pull request {repository}#{number} in the database")
+        return PullRequest.model_validate_json(row[0])
+
+    def pr_id(self, connection: Connection, repository: str, number: int) -> int:
+        row = connection.execute(
+            select(pull_requests.c.id)
+            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+            .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
+        ).first()
+        if row is None:
+            raise NotFound(f"no pull request {repository}#{number} in the database")
+        return int(row[0])
+
+    def list_prs(
+        self,
+        *,
+        repository: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[PRSummary]:
+        """Newest first (by merge time, then creation time, then number)."""
+        query = _summary_query(repository, since, until)
+        query = query.order_by(
+            pull_requests.c.merged_at.desc().nulls_last(),
+            pull_requests.c.created_at.desc().nulls_last(),
+            pull_requests.c.number.desc(),
+        ).offset(offset)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as connection:
+            return [_summary(row) for row in connection.execute(query)]
+
+    def iter_prs(self, *, repository: str | None = None, since: datetime | None = None) -> Iterator[PullRequest]:
+        """Every stored record, oldest number first, read in pages to keep memory flat."""
+        last_id = 0
+        while True:
+            query = (
+                select(pull_requests.c.id, pull_requests.c.record)
+                .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+                .where(pull_requests.c.id > last_id)
+                .order_by(pull_requests.c.id)
+                .limit(200)
+            )
+            if repository is not None:
+                query = query.where(repositories.c.full_name == repository)
+            if since is not None:
+                query = query.where(_merged_or_created(since))
+            with self.engine.connect() as connection:
+                rows = connection.execute(query).all()
+            if not rows:
+                return
+            for row in rows:
+                yield PullRequest.model_validate_json(row.record)
+            last_id = int(rows[-1].id)
+
+    def count_prs(self, repository: str | None = None) -> int:
+        from sqlalchemy import func
+
+        query = select(func.count()).select_from(pull_requests)
+        if repository is not None:
+            query = query.join(repositories, repositories.c.id == pull_requests.c.repository_id).where(
+                repositories.c.full_name == repository
+            )
+        with self.engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    # --- sync state ------------------------------------------------------------------
+
+    def get_sync_state(self, repository: str, source: str) -> dict[str, Any]:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(sync_states.c.state)
+                .join(repositories, repositories.c.id == sync_states.c.repository_id)
+                .where(and_(repositories.c.full_name == repository, sync_states.c.source == source))
+            ).first()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    def set_sync_state(self, repository: str, source: str, state: dict[str, Any]) -> None:
+        encoded = json.dumps(state, sort_keys=True)
+        with self.engine.begin() as connection:
+            repo_id = self.repository_id(connection, repository)
+            current = connection.execute(
+                select(sync_states.c.state).where(
+                    and_(sync_states.c.repository_id == repo_id, sync_states.c.source == source)
+                )
+            ).first()
+            if current is None:
+                connection.execute(insert(sync_states).values(repository_id=repo_id, source=source, state=encoded))
+            elif current[0] != encoded:
+                connection.execute(
+                    update(sync_states)
+                    .where(and_(sync_states.c.repository_id == repo_id, sync_states.c.source == source))
+                    .values(state=encoded)
+                )
+
+    def delete_repository(self, repository: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(repositories).where(repositories.c.full_name == repository))
+        self._repo_ids.pop(repository, None)
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _pr_row(pr: PullRequest, record_json: str, digest: str) -> dict[str, Any]:
+    return {
+        "number": pr.number,
+        "title": pr.title,
+        "state": pr.state.value,
+        "author": pr.author,
+        "created_at": to_naive_utc(pr.created_at),
+        "updated_at": to_naive_utc(pr.updated_at),
+        "merged_at": to_naive_utc(pr.merged_at),
+        "closed_at": to_naive_utc(pr.closed_at),
+        "head_sha": pr.head_sha,
+        "additions": pr.additions,
+        "deletions": pr.deletions,
+        "changed_files": pr.changed_files_count if pr.changed_files_count is not None else len(pr.files),
+        "source": pr.source,
+        "record": record_json,
+        "record_hash": digest,
+    }
+
+
+def _merged_or_created(since: datetime) -> Any:
+    from sqlalchemy import func
+
+    return func.coalesce(pull_requests.c.merged_at, pull_requests.c.created_at) >= to_naive_utc(since)
+
+
+def _summary_query(repository: str | None, since: datetime | None, until: datetime | None) -> Any:
+    from sqlalchemy import func
+
+    query = select(
+        repositories.c.full_name,
+        pull_requests.c.number,
+        pull_requests.c.title,
+        pull_requests.c.state,
+        pull_requests.c.author,
+        pull_requests.c.merged_at,
+        pull_requests.c.created_at,
+        pull_requests.c.additions,
+        pull_requests.c.deletions,
+        pull_requests.c.changed_files,
+        pull_requests.c.source,
+    ).join(repositories, repositories.c.id == pull_requests.c.repository_id)
+    if repository is not None:
+        query = query.where(repositories.c.full_name == repository)
+    if since is not None:
+        query = query.where(_merged_or_created(since))
+    if until is not None:
+        query = query.where(func.coalesce(pull_requests.c.merged_at, pull_requests.c.created_at) < to_naive_utc(until))
+    return query
+
+
+def _summary(row: Any) -> PRSummary:
+    return PRSummary(
+        repository=row.full_name,
+        number=row.number,
+        title=row.title,
+        state=row.state,
+        author=row.author,
+        merged_at=row.merged_at,
+        created_at=row.created_at,
+        additions=row.additions,
+        deletions=row.deletions,
+        changed_files=row.changed_files,
+        source=row.source,
+    )

@@ -1,0 +1,44 @@
+"""Fixtures shared by every test area: databases on SQLite and (when available) PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+
+PG_URL_ENV = "PRDIGEST_TEST_PG_URL"
+
+
+def _postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database on the test server, dropped afterwards."""
+    server = os.environ.get(PG_URL_ENV)
+    if not server:
+        pytest.skip(f"no PostgreSQL server: set {PG_URL_ENV} (make test starts one)")
+    name = f"prdigest_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    base, _, _ = server.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A URL of an empty database, once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/prdigest.db"
+    else:
+        yield from _postgres_database()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: object) -> str:
+    return f"sqlite:///{tmp_path}/prdigest.db"
