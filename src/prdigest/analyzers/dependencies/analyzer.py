@@ -1,0 +1,123 @@
+"""The ``dependencies`` analyzer: requirement changes, admitted versions, findings."""
+
+from __future__ import annotations
+
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.dependencies.admission import admission_delta, pr_texts, versions_considered
+from prdigest.analyzers.dependencies.change_kinds import change_kinds
+from prdigest.analyzers.dependencies.conflicts import variant_conflicts
+from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
+from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
+from prdigest.analyzers.dependencies.requirement_lines import strip_comment
+from prdigest.analyzers.dependencies.sources import FileDeclarations, declarations
+from prdigest.analyzers.dependencies.variants import variant_of
+from prdigest.analyzers.registry import Analyzer
+from prdigest.models.facts import (
+    DependenciesFacts,
+    DependencyChange,
+    DependencyChangeKind,
+    DependencyFinding,
+    FilesFacts,
+)
+from prdigest.models.pullrequest import PullRequest
+
+
+def _family(pair: Pair) -> str | None:
+    for entry in (pair.before, pair.after):
+        if entry is not None:
+            req = entry.requirement.requirement
+            variant = variant_of(req.name, req.extras)
+            if variant.variant is not None:
+                return variant.family
+    if pair.renamed and pair.before is not None:
+        return variant_of(pair.before.requirement.requirement.name).family
+    return None
+
+
+def _change(
+    declared: FileDeclarations, pair: Pair, texts: list[str], known: dict[str, list[str]]
+) -> DependencyChange | None:
+    before, after = pair.before, pair.after
+    kinds: list[DependencyChangeKind]
+    if before is None and after is None:
+        return None
+    if before is not None and after is not None:
+        kinds = change_kinds(before.requirement.requirement, after.requirement.requirement)
+        if not kinds:
+            return None
+        if pair.renamed and "variant-renamed" not in kinds:
+            kinds.insert(0, "variant-renamed")
+    else:
+        kinds = ["added"] if before is None else ["removed"]
+    main = before if before is not None else after
+    assert main is not None
+    package = main.requirement.name
+    family = _family(pair)
+    old_spec = before.requirement.requirement.specifier if before else SpecifierSet()
+    new_spec = after.requirement.requirement.specifier if after else SpecifierSet()
+    names = {main.requirement.requirement.name, package}
+    if family:
+        names.add(family)
+    if after is not None:
+        names.add(after.requirement.requirement.name)
+    considered = versions_considered(texts, names, [old_spec, new_spec], known.get(package, ()))
+    admitted: list[str] = []
+    excluded: list[str] = []
+    if before is not None and after is not None:
+        admitted, excluded = admission_delta(old_spec, new_spec, considered)
+    return DependencyChange(
+        path=declared.path,
+        package=package,
+        before=before.requirement.normalized if before else None,
+        after=after.requirement.normalized if after else None,
+        kinds=kinds,
+        source_kind=declared.source_kind,
+        versions_considered=[str(v) for v in considered],
+        newly_admitted=admitted,
+        newly_excluded=excluded,
+        variant_family=family,
+    )
+
+
+def _unparsable(declared: FileDeclarations) -> list[DependencyFinding]:
+    added = [strip_comment(line) for line in declared.added_lines]
+    return [
+        DependencyFinding(
+            kind="unparsable",
+            detail=f"{declared.path}: cannot parse requirement {bad.text!r} ({bad.reason})",
+            paths=[declared.path],
+        )
+        for bad in declared.after.unparsable
+        if any(bad.text and bad.text in line for line in added)
+    ]
+
+
+def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
+    known: dict[str, list[str]] = {
+        str(canonicalize_name(name)): versions for name, versions in ctx.known_versions.items()
+    }
+    texts = pr_texts(pr)
+    all_declarations = [d for change in pr.files if (d := declarations(change)) is not None]
+    changes: list[DependencyChange] = []
+    findings: list[DependencyFinding] = []
+    for declared in all_declarations:
+        for pair in pair_entries(declared):
+            change = _change(declared, pair, texts, known)
+            if change is not None:
+                changes.append(change)
+        findings.extend(_unparsable(declared))
+    findings.extend(variant_conflicts(all_declarations))
+    findings.extend(duplicated_rewrites(pr))
+    findings.extend(duplicated_pins(changes))
+    return DependenciesFacts(changes=changes, findings=findings)
+
+
+def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
+    ctx.result("files", FilesFacts)  # declared order: files first, so reports agree on paths
+    return analyze_dependencies(pr, ctx)
+
+
+ANALYZER = Analyzer(name="dependencies", version="1", run=_run, requires=("files",))

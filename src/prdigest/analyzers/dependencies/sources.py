@@ -1,0 +1,312 @@
+"""Where requirements are declared, and what each changed file declares before and after.
+
+Supported sources (``source_kind``):
+
+- ``requirements``: ``requirements*.txt``, ``constraints*.txt``, ``*.txt``/``*.in`` under a
+  ``requirements/`` directory (pip syntax, ``-r``/``-c`` references recorded);
+- ``pyproject``: PEP 621 ``dependencies`` / ``optional-dependencies``, PEP 735
+  ``dependency-groups`` and ``build-system.requires`` (read with tomllib when both contents
+  are known, else quoted requirement literals on the patch lines);
+- ``setup``: ``setup.py`` string literals of requirement shape, ``setup.cfg``
+  ``install_requires`` / ``extras_require``;
+- ``dockerfile`` / ``shell`` / ``other``: ``pip install`` / ``uv pip install`` commands in
+  Dockerfiles, shell scripts and CI YAML.
+
+Each side (before/after) is read from the file contents when the PR record has both, else
+from the patch (context plus removed lines, context plus added lines).
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import shlex
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Literal
+
+from prdigest.analyzers.dependencies.patch_lines import parse_patch
+from prdigest.analyzers.dependencies.requirement_lines import (
+    ParsedRequirement,
+    Reference,
+    Unparsable,
+    logical_lines,
+    parse_requirement_text,
+    parse_requirements_line,
+)
+from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
+from prdigest.models.pullrequest import FileChange, FileStatus
+
+SourceKind = Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One declared requirement on one side of one file."""
+
+    requirement: ParsedRequirement
+    # What installs it together with its neighbours: "" for a whole requirements file, the
+    # pyproject group, or "install:N" for the N-th pip command of a script.
+    group: str = ""
+
+
+@dataclass
+class DeclaredSide:
+    entries: list[Entry] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    unparsable: list[Unparsable] = field(default_factory=list)
+
+
+@dataclass
+class FileDeclarations:
+    path: str
+    source_kind: SourceKind
+    before: DeclaredSide
+    after: DeclaredSide
+    added_lines: list[str]
+
+
+def source_kind_of(path: str) -> SourceKind | None:
+    """The kind of dependency source a path is, or None when it declares none."""
+    pure = PurePosixPath(path)
+    name = pure.name.lower()
+    parents = {part.lower() for part in pure.parts[:-1]}
+    if name == "pyproject.toml":
+        return "pyproject"
+    if name in ("setup.py", "setup.cfg"):
+        return "setup"
+    if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or (
+        parents & {"requirements", "requirement"} and name.endswith((".txt", ".in"))
+    ):
+        return "requirements"
+    if name.startswith(("dockerfile", "containerfile")) or name.endswith(".dockerfile"):
+        return "dockerfile"
+    if name.endswith((".sh", ".bash")):
+        return "shell"
+    if name.endswith((".yml", ".yaml")) and parents & {".buildkite", ".github", "workflows", ".circleci", "ci"}:
+        return "other"
+    return None
+
+
+# --- requirements files ----------------------------------------------------------------
+
+
+def _requirements_side(lines: list[str]) -> DeclaredSide:
+    side = DeclaredSide()
+    for line in logical_lines("\n".join(lines)):
+        result = parse_requirements_line(line)
+        if isinstance(result, ParsedRequirement):
+            side.entries.append(Entry(result))
+        elif isinstance(result, Reference):
+            side.references.append(result)
+        elif isinstance(result, Unparsable):
+            side.unparsable.append(result)
+    return side
+
+
+# --- string literals (setup.py, pyproject without contents) ------------------------------
+
+_LITERAL = re.compile(r"\"([^\"\\\n]{1,300})\"|'([^'\\\n]{1,300})'")
+_TESTED_BEFORE = re.compile(r"(?:startswith|endswith|replace|find|index|count|split|sub|match|search)\(\s*$")
+_TESTED_AFTER = re.compile(r"\s*(?:in|not\s+in|==|!=)\b|\s*(?:==|!=)")
+_BARE_ITEM = re.compile(r"""^\s*["'][A-Za-z0-9][A-Za-z0-9._-]*["']\s*,?\s*(#.*)?$""")
+
+
+def _has_requirement_shape(parsed: ParsedRequirement) -> bool:
+    req = parsed.requirement
+    return bool(req.specifier or req.extras or req.url or req.marker)
+
+
+def _literal_side(lines: list[str], allow_bare_items: bool) -> DeclaredSide:
+    side = DeclaredSide()
+    for line in lines:
+        if rewrites_in_line(line):
+            continue  # a rewrite (str.replace, mapping) is not a declaration
+        bare_item = allow_bare_items and _BARE_ITEM.match(line) is not None
+        for match in _LITERAL.finditer(line):
+            if _TESTED_BEFORE.search(line[: match.start()]) or _TESTED_AFTER.match(line[match.end() :]):
+                continue  # 'if "pkg[cu13]" in req', 'req.startswith("pkg")': a test, not a declaration
+            literal = match.group(1) or match.group(2) or ""
+            parsed = parse_requirement_text(literal)
+            if isinstance(parsed, ParsedRequirement) and (_has_requirement_shape(parsed) or bare_item):
+                side.entries.append(Entry(parsed))
+    return side
+
+
+# --- pyproject.toml ----------------------------------------------------------------------
+
+
+def _pyproject_side(content: str) -> DeclaredSide | None:
+    try:
+        data = tomllib.loads(content)
+    except (tomllib.TOMLDecodeError, UnicodeError):
+        return None
+    groups: list[tuple[str, object]] = []
+    project = data.get("project")
+    if isinstance(project, dict):
+        groups.append(("dependencies", project.get("dependencies")))
+        optional = project.get("optional-dependencies")
+        if isinstance(optional, dict):
+            groups.extend((f"optional:{name}", items) for name, items in optional.items())
+    dependency_groups = data.get("dependency-groups")
+    if isinstance(dependency_groups, dict):
+        groups.extend((f"group:{name}", items) for name, items in dependency_groups.items())
+    build = data.get("build-system")
+    if isinstance(build, dict):
+        groups.append(("build-system", build.get("requires")))
+    side = DeclaredSide()
+    for group, items in groups:
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            if not isinstance(item, str):
+                continue  # PEP 735 include-group tables
+            parsed = parse_requirement_text(item)
+            if isinstance(parsed, ParsedRequirement):
+                side.entries.append(Entry(parsed, group=group))
+            else:
+                side.unparsable.append(parsed)
+    return side
+
+
+# --- setup.cfg ---------------------------------------------------------------------------
+
+
+def _setup_cfg_side(content: str) -> DeclaredSide | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(content)
+    except configparser.Error:
+        return None
+    side = DeclaredSide()
+    values: list[tuple[str, str]] = []
+    if parser.has_option("options", "install_requires"):
+        values.append(("install_requires", parser.get("options", "install_requires")))
+    if parser.has_section("options.extras_require"):
+        values.extend(
+            (f"optional:{key}", value) for key, value in parser.items("options.extras_require")
+        )
+    for group, value in values:
+        for line in value.splitlines():
+            result = parse_requirements_line(line)
+            if isinstance(result, ParsedRequirement):
+                side.entries.append(Entry(result, group=group))
+            elif isinstance(result, Unparsable):
+                side.unparsable.append(result)
+    return side
+
+
+_CFG_KEY = re.compile(r"^\s*[\w.-]+\s*=(?!=)")
+
+
+def _setup_cfg_lines_side(lines: list[str]) -> DeclaredSide:
+    side = DeclaredSide()
+    for line in lines:
+        if not line[:1].isspace() or _CFG_KEY.match(line):
+            continue  # only indented list items of install_requires-like keys
+        result = parse_requirements_line(line)
+        if isinstance(result, ParsedRequirement):
+            side.entries.append(Entry(result))
+    return side
+
+
+# --- pip install commands ----------------------------------------------------------------
+
+_INSTALL = re.compile(r"(?:^|[\s;&|(])(?:uv\s+)?(?:python\d*(?:\.\d+)?\s+-m\s+)?pip3?\s+install\b(?P<args>.*)")
+_COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
+# pip / uv options that take a value, so the value is not read as a requirement.
+_VALUE_OPTIONS = {
+    "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
+    "--extra-index-url", "-f", "--find-links", "--python", "-p", "--target", "-t", "--prefix",
+    "--root", "--no-binary", "--only-binary", "--platform", "--python-version", "--torch-backend",
+    "--index-strategy", "--implementation", "--abi", "--src", "--progress-bar", "--cache-dir",
+    "--config-settings", "-C", "--override", "--exclude-newer", "--group", "--extra",
+    "--python-platform", "--resolution", "--prerelease", "--keyring-provider", "--trusted-host",
+}
+
+
+def _install_commands(lines: list[str]) -> list[str]:
+    joined = "\n".join(logical_lines("\n".join(lines)))
+    commands: list[str] = []
+    for line in joined.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for part in _COMMAND_SPLIT.split(line):
+            match = _INSTALL.search(part)
+            if match:
+                commands.append(match.group("args"))
+    return commands
+
+
+def _install_arguments(args: str) -> list[str]:
+    try:
+        tokens = shlex.split(args, comments=True)
+    except ValueError:
+        tokens = args.split()
+    found: list[str] = []
+    skip_next = False
+    for token in tokens:
+        if skip_next:
+            skip_next = False
+            continue
+        if token.startswith("-"):
+            skip_next = token in _VALUE_OPTIONS
+            continue
+        if token.startswith((">", "<", "2>")) and not found:
+            break
+        if "$" in token or "/" in token or token.startswith(".") or token.endswith((".whl", ".txt", ".tar.gz")):
+            continue
+        found.append(token)
+    return found
+
+
+def _install_side(lines: list[str]) -> DeclaredSide:
+    side = DeclaredSide()
+    for index, args in enumerate(_install_commands(lines)):
+        for token in _install_arguments(args):
+            parsed = parse_requirement_text(token)
+            if isinstance(parsed, ParsedRequirement):
+                side.entries.append(Entry(parsed, group=f"install:{index}"))
+    return side
+
+
+# --- one changed file --------------------------------------------------------------------
+
+
+def _side(kind: SourceKind, path: str, lines: list[str], content: str | None) -> DeclaredSide:
+    if kind == "requirements":
+        return _requirements_side(lines)
+    if kind == "pyproject":
+        parsed = _pyproject_side(content) if content is not None else None
+        return parsed if parsed is not None else _literal_side(lines, allow_bare_items=False)
+    if kind == "setup":
+        if path.endswith(".cfg"):
+            parsed = _setup_cfg_side(content) if content is not None else None
+            return parsed if parsed is not None else _setup_cfg_lines_side(lines)
+        return _literal_side(lines, allow_bare_items=True)
+    return _install_side(lines)
+
+
+def declarations(change: FileChange) -> FileDeclarations | None:
+    """What a changed file declares before and after, or None when it is no dependency source."""
+    kind = source_kind_of(change.path)
+    if kind is None or change.binary:
+        return None
+    view = parse_patch(change.patch, change.path)
+    before_content = "" if change.status == FileStatus.ADDED else change.content_before
+    after_content = "" if change.status == FileStatus.REMOVED else change.content_after
+    # Mixing a whole-file side with a patch side would pair unequal views: use contents
+    # only when both sides are known.
+    if before_content is not None and after_content is not None:
+        before_lines, after_lines = before_content.splitlines(), after_content.splitlines()
+    else:
+        before_lines, after_lines = view.old_side(), view.new_side()
+        before_content = after_content = None
+    return FileDeclarations(
+        path=change.path,
+        source_kind=kind,
+        before=_side(kind, change.path, before_lines, before_content),
+        after=_side(kind, change.path, after_lines, after_content),
+        added_lines=view.added() if change.patch else after_lines,
+    )

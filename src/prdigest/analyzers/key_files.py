@@ -1,0 +1,86 @@
+"""Which changed files a reader should look at first, and why.
+
+Every eligible file (not generated, not binary) gets a priority and a reason:
+
+1. core logic (source / core-logic), by changed lines;
+2. dependency sources whose declared requirements changed (requirements, pyproject,
+   setup, Dockerfile ``pip install``) and build scripts;
+3. infrastructure (Dockerfiles, build and CI scripts);
+4. CI configuration: first rank in a CI-only PR, last otherwise;
+5. configuration, tests, docs, other.
+
+Small PRs (at most `KEY_FILE_CAP` eligible files) show them all; larger ones show the
+best `KEY_FILE_CAP`. A PR with files always has at least one key file, falling back to
+the largest generated or binary one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prdigest.analyzers.dependencies.pairing import pair_entries
+from prdigest.analyzers.dependencies.sources import declarations
+from prdigest.models.facts import FileFact
+from prdigest.models.pullrequest import FileChange
+
+KEY_FILE_CAP = 6
+
+
+@dataclass(frozen=True)
+class KeyChoice:
+    rank: int  # lower is more important
+    reason: str
+
+
+def requirements_changed(change: FileChange) -> bool:
+    declared = declarations(change)
+    if declared is None:
+        return False
+    return any(
+        pair.before is None
+        or pair.after is None
+        or pair.before.requirement.normalized != pair.after.requirement.normalized
+        for pair in pair_entries(declared)
+    )
+
+
+def _choice(fact: FileFact, change: FileChange, ci: bool, ci_only: bool) -> KeyChoice:
+    lines = fact.additions + fact.deletions
+    if ci and ci_only:
+        return KeyChoice(0, f"CI change in a CI-only PR ({lines} changed lines)")
+    if requirements_changed(change):
+        return KeyChoice(1, "declared requirements change here")
+    if fact.category == "source" and fact.type == "core-logic":
+        return KeyChoice(0, f"core logic ({fact.module or 'source'}), {lines} changed lines")
+    if fact.type == "dependency-wiring":
+        return KeyChoice(2, "installs or wires dependencies")
+    if fact.category == "infra":
+        return KeyChoice(2, f"build / runtime infrastructure ({fact.module or 'infra'})")
+    if ci:
+        return KeyChoice(3, "CI configuration")
+    if fact.category == "config":
+        return KeyChoice(3, f"configuration ({fact.module or 'config'})")
+    if fact.category == "test":
+        return KeyChoice(4, f"tests, {lines} changed lines")
+    return KeyChoice(5, f"{fact.category} change, {lines} changed lines")
+
+
+def mark_key_files(
+    facts: list[FileFact], changes: list[FileChange], ci_flags: list[bool], cap: int = KEY_FILE_CAP
+) -> None:
+    """Set ``is_key`` / ``key_reason`` on ``facts`` (parallel to ``changes`` and ``ci_flags``)."""
+    eligible = [i for i, f in enumerate(facts) if not f.generated and not f.binary]
+    if not eligible:
+        if facts:
+            largest = max(range(len(facts)), key=lambda i: facts[i].additions + facts[i].deletions)
+            facts[largest].is_key = True
+            facts[largest].key_reason = "largest change (every file is generated or binary)"
+        return
+    ci_only = all(ci_flags[i] for i in eligible)
+    choices = {i: _choice(facts[i], changes[i], ci_flags[i], ci_only) for i in eligible}
+    ranked = sorted(
+        eligible, key=lambda i: (choices[i].rank, -(facts[i].additions + facts[i].deletions), facts[i].path)
+    )
+    for i in ranked[:cap]:
+        facts[i].is_key = True
+        facts[i].key_reason = choices[i].reason

@@ -1,0 +1,159 @@
+"""Key code excerpts: for each key file, its most significant hunk, trimmed to read.
+
+A hunk's weight is its number of added plus removed lines, raised when those lines lie
+inside a changed symbol (a change to a function body says more than one to imports).
+Long hunks are trimmed (see `trim`); the excerpt says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from prdigest.analyzers.symbols.languages import language_for_path
+from prdigest.analyzers.symbols.patch import DiffLine, Hunk, parse_patch
+from prdigest.analyzers.symbols.trim import trim_lines
+from prdigest.models.facts import CodeExcerpt, SymbolChange
+from prdigest.models.pullrequest import FileChange, PullRequest
+
+MAX_EXCERPT_FILES = 5
+MAX_EXCERPT_LINES = 40
+# How much more a hunk inside a changed symbol weighs than one outside any.
+_IN_SYMBOL_BONUS = 1.5
+
+
+def new_file_anchors(hunk: Hunk) -> list[int]:
+    """Each line's position in the new file; a removed line takes the place it was removed at."""
+    anchors: list[int] = []
+    next_new = hunk.new_start
+    for line in hunk.lines:
+        if line.new_line is not None:
+            anchors.append(line.new_line)
+            next_new = line.new_line + 1
+        else:
+            anchors.append(next_new)
+    return anchors
+
+
+def _symbol_span(symbol: SymbolChange) -> tuple[int, int] | None:
+    if symbol.start_line is None:
+        return None
+    return symbol.start_line, symbol.end_line if symbol.end_line is not None else symbol.start_line
+
+
+def _symbol_hits(symbol: SymbolChange, lines: Sequence[DiffLine], anchors: Sequence[int], section_header: str) -> int:
+    """How many changed lines fall inside ``symbol``: by line range, else by mention."""
+    span = _symbol_span(symbol)
+    if symbol.end_line is not None and span is not None:
+        low, high = span
+        if symbol.change == "removed":  # its range is in the old file
+            return sum(
+                1 for line in lines if line.origin == "-" and line.old_line is not None and low <= line.old_line <= high
+            )
+        return sum(1 for line, at in zip(lines, anchors, strict=True) if line.origin != " " and low <= at <= high)
+    # Symbols inferred from hunk headers have no end: match by name in the hunk instead.
+    short = symbol.name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit(" ", 1)[-1]
+    if not short:
+        return 0
+    word = re.compile(rf"(?<![\w$]){re.escape(short)}(?![\w$])")
+    if word.search(section_header) or any(word.search(line.text) for line in lines):
+        return sum(1 for line in lines if line.origin != " ")
+    return 0
+
+
+def _best_symbol(
+    symbols: Sequence[SymbolChange], lines: Sequence[DiffLine], anchors: Sequence[int], section_header: str
+) -> SymbolChange | None:
+    best: tuple[int, int] | None = None
+    chosen: SymbolChange | None = None
+    for symbol in symbols:
+        hits = _symbol_hits(symbol, lines, anchors, section_header)
+        if hits == 0:
+            continue
+        span = _symbol_span(symbol)
+        width = span[1] - span[0] if span is not None else 1 << 30
+        rank = (hits, -width)  # most changed lines, then the innermost (narrowest) symbol
+        if best is None or rank > best:
+            best, chosen = rank, symbol
+    return chosen
+
+
+def _reason(symbol: SymbolChange | None, added: int, removed: int) -> str:
+    counts = f"+{added}/-{removed}"
+    if symbol is None:
+        return f"largest change in this file ({counts})"
+    if symbol.change == "added":
+        return f"adds {symbol.kind} {symbol.name} ({counts})"
+    if symbol.change == "removed":
+        return f"removes {symbol.kind} {symbol.name} ({counts})"
+    return f"largest change in {symbol.name} ({counts})"
+
+
+def excerpt_for_file(
+    change: FileChange,
+    hunks: Sequence[Hunk],
+    symbols: Sequence[SymbolChange],
+    max_lines: int = MAX_EXCERPT_LINES,
+) -> CodeExcerpt | None:
+    """The excerpt of one file's most significant hunk, or None when it has no changes."""
+    best: tuple[float, int] | None = None
+    chosen: Hunk | None = None
+    for index, hunk in enumerate(hunks):
+        weight = float(hunk.added + hunk.removed)
+        if weight == 0:
+            continue
+        anchors = new_file_anchors(hunk)
+        if any(_symbol_hits(s, hunk.lines, anchors, hunk.section_header) for s in symbols):
+            weight *= _IN_SYMBOL_BONUS
+        rank = (weight, -index)  # ties go to the earlier hunk
+        if best is None or rank > best:
+            best, chosen = rank, hunk
+    if chosen is None:
+        return None
+    window = trim_lines(chosen.lines, max_lines)
+    shown = [chosen.lines[i] for i in window.indices]
+    all_anchors = new_file_anchors(chosen)
+    anchors = [all_anchors[i] for i in window.indices]
+    symbol = _best_symbol(symbols, shown, anchors, chosen.section_header)
+    first = shown[0] if shown else None
+    start = None if first is None else (first.new_line if first.new_line is not None else first.old_line)
+    return CodeExcerpt(
+        path=change.path,
+        symbol=symbol.name if symbol is not None else None,
+        language=language_for_path(change.path),
+        start_line=start,
+        text="\n".join(line.origin + line.text for line in shown),
+        reason=_reason(symbol, chosen.added, chosen.removed),
+        truncated=window.truncated,
+    )
+
+
+def choose_excerpts(
+    pr: PullRequest,
+    key_paths: Sequence[str],
+    symbols: Sequence[SymbolChange],
+    hunks_by_path: Mapping[str, Sequence[Hunk]] | None = None,
+    max_files: int = MAX_EXCERPT_FILES,
+    max_lines: int = MAX_EXCERPT_LINES,
+) -> list[CodeExcerpt]:
+    """One excerpt per key file (in the given order, at most ``max_files``).
+
+    ``hunks_by_path`` may carry patches the caller already parsed, to avoid parsing twice.
+    """
+    by_path = {change.path: change for change in pr.files}
+    symbols_by_path: dict[str, list[SymbolChange]] = {}
+    for symbol in symbols:
+        symbols_by_path.setdefault(symbol.path, []).append(symbol)
+    excerpts: list[CodeExcerpt] = []
+    for path in dict.fromkeys(key_paths):  # keeps order, drops repeats
+        if len(excerpts) >= max_files:
+            break
+        change = by_path.get(path)
+        if change is None or change.binary or not change.patch:
+            continue
+        known = hunks_by_path.get(path) if hunks_by_path is not None else None
+        hunks = known if known is not None else parse_patch(change.patch)
+        excerpt = excerpt_for_file(change, hunks, symbols_by_path.get(path, []), max_lines)
+        if excerpt is not None:
+            excerpts.append(excerpt)
+    return excerpts

@@ -1,0 +1,198 @@
+"""The ``tests_ci`` analyzer: were tests changed with the source, and which CI jobs were touched.
+
+A file is a test by its ``files`` category, source when its category is ``source`` (not
+generated), CI when it matches the rules' ``ci_paths``. CI job names are read from changed
+YAML: for each changed line, the enclosing YAML keys are found by indentation (in the file
+contents when the record has them, else in the hunk with its header line), then
+
+- Buildkite: the ``label`` of the enclosing ``- label: ...`` step;
+- GitHub Actions: the key under ``jobs:``;
+- otherwise: the enclosing top-level key (e.g. ``run_all_patterns``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.dependencies.patch_lines import Hunk, parse_patch
+from prdigest.analyzers.file_rules import rules_for
+from prdigest.analyzers.registry import Analyzer
+from prdigest.models.facts import FilesFacts, TestsCIFacts
+from prdigest.models.pullrequest import FileChange, PullRequest
+
+_KEY = re.compile(
+    r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[\w.\-/]+|\"[^\"]*\"|'[^']*')[ ]*:(?:[ ]+(?P<value>.*))?$"
+)
+_STEP_NAME_KEYS = ("label", "name", "group")
+# How far below a "- " item line its label may sit.
+_LABEL_LOOKAHEAD = 40
+
+
+@dataclass(frozen=True)
+class _Key:
+    index: int
+    indent: int
+    key: str
+    value: str | None
+    item: bool  # the key opens a list item ("- key: value")
+    item_key_indent: int
+
+
+def _clean(text: str | None) -> str | None:
+    if text is None:
+        return None
+    value = re.sub(r"\s+#.*$", "", text).strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    return value or None
+
+
+def _parse_key(lines: list[str], index: int) -> _Key | None:
+    match = _KEY.match(lines[index].rstrip())
+    if match is None:
+        return None
+    indent = len(match.group("indent"))
+    dash = match.group("dash") or ""
+    return _Key(
+        index=index,
+        indent=indent,
+        key=_clean(match.group("key")) or "",
+        value=_clean(match.group("value")),
+        item=bool(dash),
+        item_key_indent=indent + len(dash),
+    )
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _chain(lines: list[str], index: int) -> list[_Key]:
+    """The YAML keys enclosing ``lines[index]``, outermost first (the line's own key last)."""
+    chain: list[_Key] = []
+    own = _parse_key(lines, index)
+    if own is not None:
+        chain.append(own)
+    line = lines[index]
+    limit = _indent(line) if line.strip() else 10**6
+    if own is not None and own.item:
+        limit = own.indent
+    for j in range(index - 1, -1, -1):
+        text = lines[j]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        indent = _indent(text)
+        if indent < limit:
+            key = _parse_key(lines, j)
+            if key is not None:
+                chain.append(key)
+            limit = key.indent if key is not None and key.item else indent
+            if indent == 0:
+                break
+    return chain[::-1]
+
+
+def _step_label(lines: list[str], chain: list[_Key], index: int) -> str | None:
+    for key in reversed(chain):
+        if not key.item:
+            continue
+        if key.key in _STEP_NAME_KEYS and key.value:
+            return key.value
+        stop = min(len(lines), key.index + _LABEL_LOOKAHEAD, max(index, key.index) + _LABEL_LOOKAHEAD)
+        for j in range(key.index + 1, stop):
+            sibling = _parse_key(lines, j)
+            if sibling is None:
+                continue
+            if sibling.indent < key.item_key_indent or (sibling.item and sibling.indent <= key.indent):
+                break
+            if sibling.indent == key.item_key_indent and sibling.key in _STEP_NAME_KEYS and sibling.value:
+                return sibling.value
+    return None
+
+
+def job_at(path: str, lines: list[str], index: int) -> str | None:
+    """The CI job (or top-level key) that ``lines[index]`` belongs to."""
+    chain = _chain(lines, index)
+    if path.startswith(".buildkite/") or "buildkite" in path:
+        label = _step_label(lines, chain, index)
+        if label:
+            return label
+        if chain and chain[0].key == "steps":
+            return None  # inside a step whose label the hunk does not show
+    if chain and chain[0].key == "jobs" and len(chain) > 1:
+        return chain[1].key
+    if chain and chain[0].indent == 0:
+        return chain[0].key
+    return None
+
+
+def _hunk_side(hunk: Hunk, kinds: str) -> tuple[list[str], list[int]]:
+    """One side of a hunk as lines (header first), and the positions of changed lines in it."""
+    lines = [hunk.header] if hunk.header else []
+    changed: list[int] = []
+    for line in hunk.lines:
+        if line.kind in kinds:
+            if line.kind != " ":
+                changed.append(len(lines))
+            lines.append(line.text)
+    return lines, changed
+
+
+def ci_jobs(change: FileChange) -> list[str]:
+    """Job names a change to one CI YAML file touches, in order of appearance."""
+    if not change.path.endswith((".yml", ".yaml")) or change.binary:
+        return []
+    view = parse_patch(change.patch, change.path)
+    jobs: list[str] = []
+    after = change.content_after.splitlines() if change.content_after is not None else None
+    before = change.content_before.splitlines() if change.content_before is not None else None
+    for hunk in view.hunks:
+        for side, kinds, content in (("new", " +", after), ("old", " -", before)):
+            numbered = [
+                (line.new_line if side == "new" else line.old_line)
+                for line in hunk.lines
+                if line.kind == kinds[1]
+            ]
+            if content is not None and numbered and all(n is not None for n in numbered):
+                found = [job_at(change.path, content, n - 1) for n in numbered if n is not None and n <= len(content)]
+            else:
+                lines, changed = _hunk_side(hunk, kinds)
+                found = [job_at(change.path, lines, i) for i in changed]
+            jobs.extend(job for job in found if job and job not in jobs)
+    if not view.hunks and change.content_after is not None and change.content_before is None:
+        content = change.content_after.splitlines()  # a new file without a patch: all of it
+        for i in range(len(content)):
+            job = job_at(change.path, content, i)
+            if job and job not in jobs:
+                jobs.append(job)
+    return jobs
+
+
+def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
+    files = ctx.result("files", FilesFacts)
+    rules = rules_for(ctx.rules)
+    by_path = {change.path: change for change in pr.files}
+    relevant = [f for f in files.files if not f.generated]
+    test_files = [f.path for f in relevant if f.category == "test" or f.type == "test"]
+    source_changed = any(f.category == "source" and f.type == "core-logic" for f in relevant)
+    ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
+    jobs: list[str] = []
+    for path in ci_files:
+        change = by_path.get(path)
+        if change is not None:
+            jobs.extend(job for job in ci_jobs(change) if job not in jobs)
+    return TestsCIFacts(
+        source_changed=source_changed,
+        tests_changed=bool(test_files),
+        test_files=test_files,
+        missing_tests=source_changed and not test_files,
+        ci_changed=bool(ci_files),
+        ci_files=ci_files,
+        ci_jobs=jobs,
+        ci_only=bool(ci_files) and all(rules.is_ci(f.path) for f in relevant),
+    )
+
+
+ANALYZER = Analyzer(name="tests_ci", version="1", run=analyze_tests_ci, requires=("files",))

@@ -1,0 +1,125 @@
+"""Tests/CI flags and CI job names from changed YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prdigest.analyzers.tests_ci import ci_jobs
+from prdigest.models.facts import Facts
+from prdigest.models.pullrequest import FileChange, FileStatus
+
+Analyze = Callable[..., Facts]
+
+DISAGG_PATCH = """@@ -20,9 +20,9 @@ steps:
+   - tests/v1/kv_connector/nixl_integration/
+   commands:
+-  - uv pip install --system -r /vllm-workspace/requirements/kv_connectors.txt
++  - bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh
+   - bash v1/kv_connector/nixl_integration/run_accuracy_test.sh
+ - label: NixlConnector PD + Spec Decode acceptance (2 GPUs)
+   timeout_in_minutes: 30
+   commands:
+-  - uv pip install --system -r /vllm-workspace/requirements/kv_connectors.txt
++  - bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh
+   - pytest -v -s v1/kv_connector/test_spec_decode.py
+"""
+DISAGG_AFTER = "\n".join(
+    ["group: Disaggregated", "depends_on: []", "steps:"]
+    + [f"# filler {i}" for i in range(14)]
+    + [
+        "- label: NixlConnector PD accuracy (4 GPUs)",
+        "  timeout_in_minutes: 40",
+        "  source_file_dependencies:",
+        "  - tests/v1/kv_connector/nixl_integration/",
+        "  commands:",
+        "  - bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh",
+        "  - bash v1/kv_connector/nixl_integration/run_accuracy_test.sh",
+        "- label: NixlConnector PD + Spec Decode acceptance (2 GPUs)",
+        "  timeout_in_minutes: 30",
+        "  commands:",
+        "  - bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh",
+        "  - pytest -v -s v1/kv_connector/test_spec_decode.py",
+    ]
+)
+WORKFLOW_PATCH = """@@ -8,7 +8,7 @@ on:
+ jobs:
+   lint:
+     runs-on: ubuntu-latest
+     steps:
+-      - uses: actions/setup-python@v5
++      - uses: actions/setup-python@v6
+   docs:
+     runs-on: ubuntu-latest
+"""
+
+
+def test_source_without_tests(analyze: Analyze) -> None:
+    facts = analyze(FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
+                    FileChange(path="docs/usage.md", additions=1))
+    flags = facts.tests_ci
+    assert flags.source_changed
+    assert not flags.tests_changed
+    assert flags.missing_tests
+    assert not flags.ci_changed
+    assert not flags.ci_only
+
+
+def test_source_with_tests(analyze: Analyze) -> None:
+    facts = analyze(FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
+                    FileChange(path="tests/v1/core/test_scheduler.py", additions=30))
+    flags = facts.tests_ci
+    assert flags.source_changed
+    assert flags.tests_changed
+    assert not flags.missing_tests
+    assert flags.test_files == ["tests/v1/core/test_scheduler.py"]
+
+
+def test_ci_only_pr_with_buildkite_labels(analyze: Analyze) -> None:
+    facts = analyze(
+        FileChange(path=".buildkite/scripts/install-kv-connectors.sh", status=FileStatus.ADDED, additions=40),
+        FileChange(path=".buildkite/test_areas/disaggregated.yaml", patch=DISAGG_PATCH, additions=2, deletions=2),
+    )
+    flags = facts.tests_ci
+    assert flags.ci_only
+    assert flags.ci_changed
+    assert not flags.source_changed
+    assert not flags.missing_tests
+    assert flags.ci_files == [".buildkite/scripts/install-kv-connectors.sh", ".buildkite/test_areas/disaggregated.yaml"]
+    # the first step's label is above the hunk: only the second step is named
+    assert flags.ci_jobs == ["NixlConnector PD + Spec Decode acceptance (2 GPUs)"]
+    keys = facts.files.key_files()
+    assert {f.path for f in keys} == set(flags.ci_files)
+    assert all(f.key_reason and "CI-only" in f.key_reason for f in keys)
+
+
+def test_buildkite_jobs_from_contents_with_line_numbers() -> None:
+    patch = DISAGG_PATCH.replace("@@ -20,9 +20,9 @@ steps:", "@@ -21,9 +21,9 @@ steps:")
+    before = DISAGG_AFTER.replace(
+        "bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh", "uv pip install --system -r x.txt"
+    )
+    change = FileChange(path=".buildkite/test_areas/disaggregated.yaml", patch=patch, content_after=DISAGG_AFTER,
+                        content_before=before)
+    # contents show the first step's label, which the hunk alone does not
+    assert ci_jobs(change) == [
+        "NixlConnector PD accuracy (4 GPUs)",
+        "NixlConnector PD + Spec Decode acceptance (2 GPUs)",
+    ]
+
+
+def test_github_workflow_job_keys(analyze: Analyze) -> None:
+    facts = analyze(FileChange(path=".github/workflows/lint.yml", patch=WORKFLOW_PATCH, additions=1, deletions=1),
+                    FileChange(path="vllm/x.py", additions=1))
+    assert facts.tests_ci.ci_jobs == ["lint"]
+    assert not facts.tests_ci.ci_only
+    assert facts.tests_ci.missing_tests
+
+
+def test_top_level_key_when_no_job(analyze: Analyze) -> None:
+    patch = (
+        '@@ -10,3 +10,4 @@ run_all_patterns:\n   - "setup.py"\n+  - "requirements/kv_connectors.txt"\n'
+        " exclude: []\n"
+    )
+    facts = analyze(FileChange(path=".buildkite/ci_config.yaml", patch=patch, additions=1),
+                    FileChange(path="requirements/kv_connectors.txt", additions=1))
+    assert facts.tests_ci.ci_jobs == ["run_all_patterns"]
+    assert not facts.tests_ci.ci_only
