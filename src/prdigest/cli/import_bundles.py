@@ -1,0 +1,44 @@
+"""``prdigest import BUNDLE.json...``: load GitHub-API JSON bundles (docs/bundle-format.md).
+
+Every bundle is validated before anything is written: one bad file imports nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from prdigest.cli.options import db_option, open_store
+from prdigest.errors import BundleError
+from prdigest.sources.github.bundle import load_bundles
+
+
+def _expand(paths: tuple[Path, ...]) -> list[Path]:
+    """Files as given; a directory stands for the ``*.json`` files directly in it."""
+    expanded: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            expanded.extend(sorted(p for p in path.glob("*.json") if not p.name.startswith(".")))
+        else:
+            expanded.append(path)
+    return expanded
+
+
+@click.command("import")
+@click.argument("bundles", nargs=-1, required=True, type=click.Path(path_type=Path))
+@db_option
+def import_bundles(bundles: tuple[Path, ...], db: str | None) -> None:
+    """Validate and load BUNDLES (files, or folders of *.json) into the database."""
+    paths = _expand(bundles)
+    if not paths:
+        raise BundleError("no bundle files given (folders are searched for *.json)")
+    loaded = load_bundles(paths)
+    store = open_store(db)
+    try:
+        stats = store.upsert_prs(item.record for item in loaded)
+    finally:
+        store.close()
+    click.echo(
+        f"imported {len(loaded)} bundles: {stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged"
+    )

@@ -1,0 +1,1 @@
+"""The GitHub source: GraphQL + REST over httpx, JSON bundles, incremental sync."""

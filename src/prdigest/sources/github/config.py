@@ -1,0 +1,86 @@
+"""Where the GitHub token and API come from: environment, config file, or options.
+
+The token is kept in a `Credentials` object whose ``repr`` hides it, so it cannot leak
+through logging or tracebacks of objects that hold it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prdigest.errors import ConfigError
+
+DEFAULT_API_URL = "https://api.github.com"
+API_URL_ENV_VAR = "PRDIGEST_GITHUB_API_URL"
+TOKEN_ENV_VARS = ("GITHUB_TOKEN", "GH_TOKEN")
+
+
+@dataclass(frozen=True)
+class Credentials:
+    token: str | None = field(default=None, repr=False)
+    origin: str = "none"  # where the token came from, safe to print
+
+    @property
+    def authenticated(self) -> bool:
+        return bool(self.token)
+
+
+def default_config_path(environ: Mapping[str, str]) -> Path:
+    base = environ.get("XDG_CONFIG_HOME") or str(Path(environ.get("HOME", "~")) / ".config")
+    return Path(base).expanduser() / "prdigest" / "config.toml"
+
+
+def resolve_credentials(config_path: Path | None, environ: Mapping[str, str] | None = None) -> Credentials:
+    """Token from GITHUB_TOKEN, GH_TOKEN, then ``github.token`` of the config file."""
+    env = os.environ if environ is None else environ
+    for name in TOKEN_ENV_VARS:
+        value = env.get(name, "").strip()
+        if value:
+            return Credentials(value, name)
+    explicit = config_path is not None
+    path = config_path if config_path is not None else default_config_path(env)
+    if not path.exists():
+        if explicit:
+            raise ConfigError(f"config file not found: {path}")
+        return Credentials()
+    token = _token_from_config(path)
+    return Credentials(token, str(path)) if token else Credentials()
+
+
+def _token_from_config(path: Path) -> str | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {type(exc).__name__}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        # The decoder's message names the line and column, never the values.
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+    github = data.get("github", {})
+    if not isinstance(github, dict):
+        raise ConfigError(f"config file {path}: [github] must be a table")
+    token = github.get("token")
+    if token is None:
+        return None
+    if not isinstance(token, str):
+        raise ConfigError(f"config file {path}: github.token must be a string")
+    return token.strip() or None
+
+
+def resolve_api_url(option: str | None, environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    value = (option or env.get(API_URL_ENV_VAR) or DEFAULT_API_URL).strip().rstrip("/")
+    if not value.startswith(("http://", "https://")):
+        raise ConfigError(f"the GitHub API URL must start with http:// or https://, got {value!r}")
+    return value
+
+
+def graphql_url(api_url: str) -> str:
+    """``{base}/graphql`` for github.com and plain servers; ``{host}/api/graphql`` for Enterprise."""
+    base = api_url.rstrip("/")
+    if base.endswith("/api/v3"):
+        return base[: -len("/v3")] + "/graphql"
+    return base + "/graphql"
