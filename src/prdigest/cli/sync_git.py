@@ -1,0 +1,112 @@
+"""``prdigest sync git PATH``: read merged (and fetched open) pull requests from a clone."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from prdigest.cli.options import db_option, open_store, parse_date
+
+
+@click.command("git")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--repo", "repository", metavar="OWNER/NAME", help="Repository name (default: from the origin remote).")
+@click.option("--branch", metavar="REF", help="Branch to read (default: origin/HEAD, else the current branch).")
+@click.option("--since", metavar="DATE", help="Only PRs merged on or after DATE (e.g. 2026-05-01).")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the N newest PRs.")
+@click.option(
+    "--contents/--no-contents",
+    "with_contents",
+    default=True,
+    show_default=True,
+    help="Read full before/after texts of changed source files (≤ 256 KB) for symbol analysis.",
+)
+@click.option("--full", is_flag=True, help="Re-read the whole history even if an earlier sync covered it.")
+@db_option
+def sync_git(
+    path: Path,
+    repository: str | None,
+    branch: str | None,
+    since: str | None,
+    limit: int | None,
+    with_contents: bool,
+    full: bool,
+    db: str | None,
+) -> None:
+    """Read merged pull requests from the git clone at PATH into the database.
+
+    Recognizes, on the default branch's first-parent chain, squash commits whose subject
+    ends in "(#N)" and merge commits "Merge pull request #N from ...", plus open PRs from
+    refs/pull/N/head when the clone fetched them. Re-running reads only new commits.
+    """
+    from prdigest.sources.git import GitSource, GitSyncOptions
+
+    since_at = parse_date(since)
+    options = GitSyncOptions(
+        repository=repository, branch=branch, since=since_at, limit=limit, with_contents=with_contents
+    )
+    source = GitSource(path, options)
+    store = open_store(db)
+    try:
+        previous = {} if full else store.get_sync_state(source.repository, "git")
+        source.options = replace(options, previous_state=previous)
+        with _progress() as advance:
+            stats = store.upsert_prs(source.pull_requests(), on_record=advance)
+        if source.complete:
+            store.set_sync_state(source.repository, "git", source.sync_state())
+        where = _redacted(store.url)
+    finally:
+        store.close()
+    click.echo(
+        f"synced {stats.total} pull requests from {path} into {where} "
+        f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
+    )
+    if source.counters.invalid_utf8_files:
+        click.echo(
+            f"note: {source.counters.invalid_utf8_files} file patches held bytes that are not UTF-8; "
+            "they are shown as U+FFFD",
+            err=True,
+        )
+
+
+def _redacted(url: str) -> str:
+    from prdigest.store.database import redact_url
+
+    return url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else redact_url(url)
+
+
+class _Progress(AbstractContextManager[Any]):
+    """A transient rich progress line on stderr, shown only when stderr is a terminal."""
+
+    def __enter__(self) -> Any:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.completed} pull requests"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._progress.__enter__()
+        task = self._progress.add_task("sync", total=None)
+
+        def advance(_pr: object, _outcome: str) -> None:
+            self._progress.advance(task)
+
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.__exit__(None, None, None)
+
+
+def _progress() -> AbstractContextManager[Any]:
+    if sys.stderr.isatty():
+        return _Progress()
+    return nullcontext(None)

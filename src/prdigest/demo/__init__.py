@@ -1,0 +1,1 @@
+"""Example repositories: the README's demo history and synthetic histories for benchmarks."""

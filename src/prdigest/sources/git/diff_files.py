@@ -1,0 +1,197 @@
+"""Turn one commit's ``git log -p`` patch into per-file ``FileChange`` records.
+
+The patch is cut on ``diff --git`` headers; each file's header (everything before its first
+hunk) goes through ``unidiff`` for status, paths and the binary flag, and +/- lines are
+counted on the hunk bodies with ``bytes.count``: building unidiff's per-line objects for
+every hunk of a long history would cost several times git's own time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
+
+from prdigest.models.pullrequest import FileChange, FileStatus
+
+_FILE_HEADER = b"diff --git "
+_INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
+_NULL_OID = re.compile(r"^0+$")
+_OCTAL_ESCAPE = re.compile(r"\\([0-7]{3}|.)")
+_C_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "r": "\r", "v": "\v"}
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """A file change plus what reading its contents later needs (blob ids)."""
+
+    change: FileChange
+    old_blob: str | None = None
+    new_blob: str | None = None
+    had_invalid_utf8: bool = False
+
+
+@dataclass(slots=True)
+class ParsedPatch:
+    files: list[ParsedFile] = field(default_factory=list)
+
+    @property
+    def invalid_utf8_files(self) -> int:
+        return sum(1 for f in self.files if f.had_invalid_utf8)
+
+
+def split_file_patches(patch: bytes) -> list[bytes]:
+    """Per-file chunks, each starting with ``diff --git``; text before the first is dropped."""
+    if not patch:
+        return []
+    chunks: list[bytes] = []
+    position = 0 if patch.startswith(_FILE_HEADER) else patch.find(b"\n" + _FILE_HEADER)
+    if position < 0:
+        return []
+    if position > 0:
+        position += 1
+    while position >= 0:
+        following = patch.find(b"\n" + _FILE_HEADER, position + 1)
+        end = len(patch) if following < 0 else following + 1
+        chunks.append(patch[position:end])
+        position = following + 1 if following >= 0 else -1
+    return chunks
+
+
+def parse_patch(patch: bytes) -> ParsedPatch:
+    """Every file of a commit's patch; an empty commit gives no files."""
+    return ParsedPatch([parse_file_patch(chunk) for chunk in split_file_patches(patch)])
+
+
+def decode_patch(raw: bytes) -> tuple[str, bool]:
+    """UTF-8 text and whether bytes had to be replaced (U+FFFD marks each one)."""
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", errors="replace"), True
+
+
+def parse_file_patch(raw: bytes) -> ParsedFile:
+    """One ``diff --git`` chunk into a ParsedFile; a header unidiff rejects still yields a record."""
+    hunks_at = raw.find(b"\n@@ ")
+    header = raw if hunks_at < 0 else raw[: hunks_at + 1]
+    body = b"" if hunks_at < 0 else raw[hunks_at:]
+    additions = body.count(b"\n+")
+    deletions = body.count(b"\n-")
+    text, replaced = decode_patch(raw)
+    header_text = header.decode("utf-8", errors="replace")
+    old_blob, new_blob = _blob_ids(header)
+    path, previous, status, binary = _header_facts(header_text)
+    change = FileChange(
+        path=path,
+        previous_path=previous,
+        status=status,
+        additions=additions,
+        deletions=deletions,
+        patch=None if binary else _hunks_only(text),
+        binary=binary,
+    )
+    return ParsedFile(change, old_blob, new_blob, replaced)
+
+
+def _hunks_only(text: str) -> str:
+    # Like GitHub's ``patch`` field: the hunks, without git's per-file header lines.
+    at = text.find("\n@@ ")
+    if at < 0:
+        return ""
+    return text[at + 1 :]
+
+
+def _blob_ids(header: bytes) -> tuple[str | None, str | None]:
+    match = _INDEX_LINE.search(header)
+    if match is None:
+        return None, None
+    old, new = (m.decode("ascii") for m in match.groups())
+    return (None if _NULL_OID.match(old) else old), (None if _NULL_OID.match(new) else new)
+
+
+def _header_facts(header: str) -> tuple[str, str | None, FileStatus, bool]:
+    """(path, previous_path, status, binary) from one file header."""
+    try:
+        patched = list(PatchSet(header))
+    except (UnidiffParseError, ValueError, IndexError):
+        patched = []
+    if len(patched) == 1:
+        item = patched[0]
+        source = unquote_path(item.source_file)
+        target = unquote_path(item.target_file)
+        previous: str | None = None
+        if item.is_added_file:
+            status = FileStatus.ADDED
+            path = _strip_prefix(target, "b/")
+        elif item.is_removed_file:
+            status = FileStatus.REMOVED
+            path = _strip_prefix(source, "a/")
+        else:
+            path = _strip_prefix(target, "b/")
+            status = FileStatus.MODIFIED
+            if item.is_rename:
+                status = FileStatus.RENAMED
+                previous = _strip_prefix(source, "a/")
+        copied = _header_value(header, "copy from ")
+        if copied is not None:
+            status, previous = FileStatus.COPIED, copied
+        return path, previous, status, bool(item.is_binary_file)
+    return _fallback_header_facts(header)
+
+
+def _fallback_header_facts(header: str) -> tuple[str, str | None, FileStatus, bool]:
+    # Mode-only changes and other headers without ---/+++ lines: read the git header lines.
+    first = header.split("\n", 1)[0].removeprefix("diff --git ")
+    path = _header_value(header, "rename to ") or _path_from_git_line(first)
+    previous = _header_value(header, "rename from ")
+    status = FileStatus.RENAMED if previous else FileStatus.MODIFIED
+    if "\nnew file mode " in header:
+        status = FileStatus.ADDED
+    elif "\ndeleted file mode " in header:
+        status = FileStatus.REMOVED
+    binary = "\nBinary files " in header or "\nGIT binary patch" in header
+    return path, previous, status, binary
+
+
+def _header_value(header: str, prefix: str) -> str | None:
+    for line in header.split("\n"):
+        if line.startswith(prefix):
+            return unquote_path(line[len(prefix) :])
+    return None
+
+
+def _path_from_git_line(line: str) -> str:
+    """``a/X b/X`` → X (the target); quoted forms are unquoted."""
+    if line.endswith('"'):
+        start = line.rfind(' "')
+        return _strip_prefix(unquote_path(line[start + 1 :] if start >= 0 else line), "b/")
+    half = len(line) // 2
+    target = line[half + 1 :] if line[:half] == "a/" + line[half + 3 :] else line.rsplit(" ", 1)[-1]
+    return _strip_prefix(target, "b/")
+
+
+def _strip_prefix(path: str, prefix: str) -> str:
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def unquote_path(path: str) -> str:
+    """Undo git's C-style quoting (``"a/t\\303\\251st"`` → ``a/tést``); plain paths pass through."""
+    path = path.rstrip("\t")
+    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
+        return path
+    inner = path[1:-1]
+    out = bytearray()
+    position = 0
+    for match in _OCTAL_ESCAPE.finditer(inner):
+        out += inner[position : match.start()].encode("utf-8")
+        code = match.group(1)
+        if len(code) == 3:
+            out.append(int(code, 8) & 0xFF)
+        else:
+            out += _C_ESCAPES.get(code, code).encode("utf-8")
+        position = match.end()
+    out += inner[position:].encode("utf-8")
+    return out.decode("utf-8", errors="replace")

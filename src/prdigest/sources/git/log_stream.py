@@ -1,0 +1,125 @@
+"""Stream ONE ``git log -p`` and split it into commits, holding one commit at a time.
+
+Each record starts with NUL (``%x00``), which git never emits inside a text patch (a file
+containing NUL is shown as ``Binary files ... differ``) and commit messages cannot contain.
+Fields are separated by ``%x1f`` and the message ends with ``%x1e``; the patch follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from prdigest.errors import SourceError
+from prdigest.sources.git.runner import first_line, open_git_stream
+
+LOG_FORMAT = "--format=%x00%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%P%x1f%B%x1e"
+# Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
+PATCH_FLAGS: tuple[str, ...] = (
+    "-p",
+    "--first-parent",
+    "--diff-merges=first-parent",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "-M",
+    "--full-index",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    "--encoding=UTF-8",
+)
+_READ_SIZE = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class RawCommit:
+    """One commit as git printed it; the patch stays bytes until a PR needs it."""
+
+    sha: str
+    author_name: str
+    author_email: str
+    authored_at: datetime
+    committed_at: datetime
+    parents: tuple[str, ...]
+    message: str
+    patch: bytes
+
+
+def log_command(revision_range: str, extra: Sequence[str] = ()) -> list[str]:
+    return ["log", LOG_FORMAT, *PATCH_FLAGS, *extra, revision_range, "--"]
+
+
+def iter_log(repo: Path, revision_range: str, extra: Sequence[str] = ()) -> Iterator[RawCommit]:
+    """Commits of ``git log -p --first-parent`` newest first; git is stopped if we stop early."""
+    process = open_git_stream(repo, log_command(revision_range, extra))
+    assert process.stdout is not None
+    assert process.stderr is not None
+    finished = False
+    try:
+        yield from split_records(_chunks(process.stdout))
+        finished = True
+    finally:
+        if not finished:
+            process.kill()
+        process.stdout.close()
+        stderr = process.stderr.read()
+        process.stderr.close()
+        code = process.wait()
+    if finished and code != 0:
+        raise SourceError(f"git log failed in {repo}: {first_line(stderr)}")
+
+
+def _chunks(stream: object) -> Iterator[bytes]:
+    read = stream.read  # type: ignore[attr-defined]
+    while True:
+        chunk: bytes = read(_READ_SIZE)
+        if not chunk:
+            return
+        yield chunk
+
+
+def split_records(chunks: Iterator[bytes]) -> Iterator[RawCommit]:
+    """Cut a byte stream into commit records on NUL; only the current record is buffered."""
+    pending = bytearray()
+    scanned = 1  # where to resume looking for the next NUL: never rescan a huge commit
+    for chunk in chunks:
+        pending += chunk
+        start = 0
+        while True:
+            end = pending.find(b"\x00", max(start + 1, scanned))
+            if end < 0:
+                break
+            if pending[start] == 0:
+                yield parse_record(bytes(pending[start + 1 : end]))
+            start = end
+            scanned = end + 1
+        del pending[:start]
+        scanned = max(1, len(pending))
+    if pending and pending[0] == 0:
+        yield parse_record(bytes(pending[1:]))
+
+
+def parse_record(record: bytes) -> RawCommit:
+    """One record (without its leading NUL) into a RawCommit; malformed input is a SourceError."""
+    head, sep, rest = record.partition(b"\x1e")
+    fields = head.split(b"\x1f", 6)
+    if not sep or len(fields) != 7:
+        raise SourceError("unexpected git log output (a commit record without its fields)")
+    sha, name, email, authored, committed, parents, message = fields
+    try:
+        authored_at = datetime.fromtimestamp(int(authored), UTC)
+        committed_at = datetime.fromtimestamp(int(committed), UTC)
+    except (ValueError, OverflowError, OSError) as exc:
+        raise SourceError(f"unexpected git log output (bad timestamp in {sha[:12]!r})") from exc
+    return RawCommit(
+        sha=sha.decode("ascii", errors="replace"),
+        author_name=name.decode("utf-8", errors="replace"),
+        author_email=email.decode("utf-8", errors="replace"),
+        authored_at=authored_at,
+        committed_at=committed_at,
+        parents=tuple(parents.decode("ascii", errors="replace").split()),
+        message=message.decode("utf-8", errors="replace").strip("\n"),
+        patch=rest.lstrip(b"\n"),
+    )

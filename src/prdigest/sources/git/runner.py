@@ -1,0 +1,128 @@
+"""Run git as a subprocess with settings that make its output parseable, and clear errors.
+
+User configuration must not change what we parse (colour, external diff drivers, prefixes,
+quoted paths), so every call passes the same ``-c`` overrides.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from prdigest.errors import NotAGitRepository, SourceError
+
+# Overrides applied to every git call: stable, machine-readable output whatever the user set.
+GIT_OVERRIDES: tuple[str, ...] = (
+    "-c",
+    "core.quotepath=off",
+    "-c",
+    "color.ui=never",
+    "-c",
+    "log.showSignature=false",
+    "-c",
+    "diff.noprefix=false",
+    "-c",
+    "core.pager=cat",
+)
+
+
+def git_executable() -> str:
+    """The git binary, or a SourceError saying git is missing."""
+    found = shutil.which("git")
+    if found is None:
+        raise SourceError("git is not installed or not on PATH; install git to sync from a clone")
+    return found
+
+
+def git_command(repo: Path, args: Sequence[str]) -> list[str]:
+    return [git_executable(), "-C", str(repo), *GIT_OVERRIDES, *args]
+
+
+def git_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    # Never prompt (credentials, pagers) in a batch tool; keep messages in English to parse.
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GIT_PAGER"] = "cat"
+    env["LC_ALL"] = "C"
+    return env
+
+
+def run_git(repo: Path, args: Sequence[str], *, check: bool = True, stdin: bytes | None = None) -> bytes:
+    """Run one git command and return its stdout; a failure becomes a one-line SourceError."""
+    try:
+        completed = subprocess.run(
+            git_command(repo, args),
+            input=stdin,
+            capture_output=True,
+            env=git_environment(),
+            check=False,
+        )
+    except OSError as exc:
+        raise SourceError(f"cannot run git in {repo}: {exc.strerror or exc}") from exc
+    if check and completed.returncode != 0:
+        raise SourceError(f"git {args[0]} failed in {repo}: {first_line(completed.stderr)}")
+    return completed.stdout
+
+
+def run_git_text(repo: Path, args: Sequence[str], *, check: bool = True) -> str:
+    return run_git(repo, args, check=check).decode("utf-8", errors="replace").strip()
+
+
+def try_git_text(repo: Path, args: Sequence[str]) -> str | None:
+    """stdout of a git call, or None when it fails (an absent ref, no remote)."""
+    try:
+        completed = subprocess.run(git_command(repo, args), capture_output=True, env=git_environment(), check=False)
+    except OSError:
+        return None
+    if completed.returncode != 0:
+        return None
+    return completed.stdout.decode("utf-8", errors="replace").strip()
+
+
+def open_git_stream(repo: Path, args: Sequence[str], *, with_stdin: bool = False) -> subprocess.Popen[bytes]:
+    """Start a git command whose stdout is read incrementally (bytes).
+
+    With ``with_stdin`` (request/response tools like ``cat-file --batch``) stderr is
+    discarded: nobody drains it while we wait on stdout, and a full pipe would deadlock.
+    """
+    try:
+        return subprocess.Popen(
+            git_command(repo, args),
+            stdin=subprocess.PIPE if with_stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL if with_stdin else subprocess.PIPE,
+            env=git_environment(),
+            bufsize=1 << 16,
+        )
+    except OSError as exc:
+        raise SourceError(f"cannot run git in {repo}: {exc.strerror or exc}") from exc
+
+
+def first_line(stderr: bytes) -> str:
+    text = stderr.decode("utf-8", errors="replace").strip()
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line.removeprefix("fatal: ").removeprefix("error: ")
+    return "no error message"
+
+
+def check_repository(path: Path) -> Path:
+    """The top of the work tree (or the bare repository) at ``path``; clear errors otherwise."""
+    if not path.exists():
+        raise SourceError(f"cannot read {path}: no such file or directory")
+    if not path.is_dir():
+        raise NotAGitRepository(f"{path} is not a git repository (it is not a directory)")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise SourceError(f"cannot read {path}: permission denied")
+    git_executable()
+    bare = try_git_text(path, ["rev-parse", "--is-bare-repository"])
+    if bare is None:
+        raise NotAGitRepository(f"{path} is not a git repository (no .git found here or above)")
+    if bare == "true":
+        return path.resolve()
+    top = try_git_text(path, ["rev-parse", "--show-toplevel"])
+    return Path(top).resolve() if top else path.resolve()

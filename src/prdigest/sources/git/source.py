@@ -1,0 +1,278 @@
+"""A local git clone as a source of ``PullRequest`` records, streamed one at a time.
+
+Merged PRs come from ONE ``git log -p --first-parent`` of the default branch (squash commits
+``Title (#N)`` and ``Merge pull request #N from ...``); open ones from ``refs/pull/N/head``.
+Records are yielded newest first so ``--limit`` can stop git early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from prdigest.errors import NoPullRequestsFound
+from prdigest.models.pullrequest import Commit, PRState, PullRequest
+from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
+from prdigest.sources.git.cat_file import CatFile
+from prdigest.sources.git.contents import fill_contents
+from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
+from prdigest.sources.git.log_stream import RawCommit, iter_log
+from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers, read_pull_ref
+from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
+from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
+from prdigest.sources.git.runner import check_repository, try_git_text
+from prdigest.sources.git.trailers import co_authors
+
+# Bump when the records this source builds change shape: a stored sync state from another
+# format forces a full re-read instead of an incremental one.
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GitSyncOptions:
+    repository: str | None = None  # OWNER/NAME; default: from the origin remote
+    branch: str | None = None  # default: origin/HEAD, else HEAD
+    since: datetime | None = None  # only PRs merged (or, when open, updated) since
+    limit: int | None = None  # only the N newest PRs
+    with_contents: bool = True  # read before/after texts of changed source files
+    previous_state: dict[str, Any] = field(default_factory=dict)  # from the last complete sync
+
+
+@dataclass(slots=True)
+class GitSyncCounters:
+    commits_read: int = 0
+    pr_commits: int = 0
+    open_refs: int = 0
+    blobs_read: int = 0
+    invalid_utf8_files: int = 0
+
+
+class GitSource:
+    """``for pr in GitSource(path, options).pull_requests(): ...``"""
+
+    def __init__(self, path: Path, options: GitSyncOptions) -> None:
+        self.path = path
+        self.options = options
+        self.repo = check_repository(path)
+        self.repository = repository_name(self.repo, options.repository)
+        self.branch = default_branch(self.repo, options.branch)
+        tip = resolve_commit(self.repo, self.branch)
+        assert tip is not None  # default_branch only returns refs that resolve
+        self.tip = tip
+        self.base_ref = _short_branch(self.repo, self.branch)
+        self.counters = GitSyncCounters()
+        self.incremental = False
+        self._seen: set[int] = set()
+        self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        """Whether this sync reads the whole history (so its tip can seed the next one)."""
+        return self.options.limit is None and self.options.since is None
+
+    def sync_state(self) -> dict[str, Any]:
+        return {
+            "branch": self.branch,
+            "contents": self.options.with_contents,
+            "format": STATE_FORMAT,
+            "refs": dict(sorted(self._ref_heads.items(), key=lambda item: int(item[0]))),
+            "tip": self.tip,
+        }
+
+    def _same_setup(self) -> bool:
+        previous = self.options.previous_state
+        return all(previous.get(key) == self.sync_state()[key] for key in ("branch", "contents", "format"))
+
+    def _log_range(self) -> str | None:
+        """The revisions to read: all, only those newer than the last complete sync, or none."""
+        last_tip = self.options.previous_state.get("tip")
+        if not self._same_setup() or not isinstance(last_tip, str):
+            return self.tip
+        if last_tip == self.tip:
+            self.incremental = True
+            return None
+        if try_git_text(self.repo, ["merge-base", "--is-ancestor", last_tip, self.tip]) is not None:
+            self.incremental = True
+            return f"{last_tip}..{self.tip}"
+        return self.tip  # history was rewritten: read it all again
+
+    # --- records ------------------------------------------------------------------------
+
+    def pull_requests(self) -> Iterator[PullRequest]:
+        """Merged and open PRs, newest first, honouring ``since`` and ``limit``."""
+        limit = self.options.limit
+        with CatFile(self.repo) as reader:
+            merged = self._merged_prs(reader)
+            opened = self._open_refs()
+            next_merged = next(merged, None)
+            next_open = next(opened, None)
+            yielded = 0
+            while (next_merged is not None or next_open is not None) and (limit is None or yielded < limit):
+                take_open = next_open is not None and (
+                    next_merged is None or next_open.committed_at > (next_merged.merged_at or next_open.committed_at)
+                )
+                if take_open and next_open is not None:
+                    yield self._open_pr(reader, next_open)
+                    next_open = next(opened, None)
+                elif next_merged is not None:
+                    yield next_merged
+                    next_merged = next(merged, None)
+                yielded += 1
+            merged.close()
+        if self.counters.pr_commits == 0 and self.counters.open_refs == 0 and not self.incremental:
+            raise NoPullRequestsFound(self._nothing_found_message())
+
+    def _nothing_found_message(self) -> str:
+        looked = "; ".join(PATTERNS_LOOKED_FOR)
+        since = f" merged since {self.options.since:%Y-%m-%d}" if self.options.since else ""
+        return (
+            f"no pull requests{since} found on {self.branch} of {self.path} (looked for {looked}); "
+            "check the branch (--branch) or widen --since/--limit"
+        )
+
+    def _merged_prs(self, reader: CatFile) -> Generator[PullRequest, None, None]:
+        revision_range = self._log_range()
+        if revision_range is None:
+            return
+        since = self.options.since
+        extra = [f"--since={since.isoformat()}"] if since is not None else []
+        chain = FirstParentChain(self.repo, self.tip)
+        for commit in iter_log(self.repo, revision_range, extra):
+            self.counters.commits_read += 1
+            found = recognize(commit.message)
+            if found is None:
+                continue
+            self.counters.pr_commits += 1
+            if found.number in self._seen or (since is not None and commit.committed_at < since):
+                continue  # the newest commit of a number wins (a later revert-and-reland)
+            self._seen.add(found.number)
+            yield self._merged_pr(reader, chain, commit, found)
+
+    def _merged_pr(
+        self, reader: CatFile, chain: FirstParentChain, commit: RawCommit, found: RecognizedPR
+    ) -> PullRequest:
+        patch = self._patch(reader, parse_patch(commit.patch))
+        own = _commit_record(commit)
+        branch: list[CommitObject] = []
+        if found.shape is PRShape.MERGE and len(commit.parents) > 1:
+            branch = branch_commits(reader, chain, commit.parents[1])
+        first = branch[0] if branch else None
+        return _record(
+            repository=self.repository,
+            number=found.number,
+            title=found.title,
+            body=found.body,
+            author=first.author_name if first else commit.author_name,
+            state=PRState.MERGED,
+            created_at=(first.authored_at if first else None) or commit.authored_at,
+            updated_at=commit.committed_at,
+            merged_at=commit.committed_at,
+            closed_at=commit.committed_at,
+            base_ref=self.base_ref,
+            head_ref=_head_branch(found.branch),
+            base_sha=commit.parents[0] if commit.parents else None,
+            head_sha=commit.parents[1] if found.shape is PRShape.MERGE and len(commit.parents) > 1 else commit.sha,
+            merge_commit_sha=commit.sha,
+            patch=patch,
+            commits=[c.to_commit() for c in branch] or [own],
+        )
+
+    def _open_refs(self) -> Iterator[PullRef]:
+        refs = list_pull_refs(self.repo)
+        if not refs:
+            return
+        merged = merged_pr_numbers(self.repo, self.tip)
+        since = self.options.since
+        known = self.options.previous_state.get("refs") if self._same_setup() else None
+        known_heads: dict[str, str] = known if isinstance(known, dict) else {}
+        for ref in refs:
+            if ref.number in merged:
+                continue
+            self._ref_heads[str(ref.number)] = ref.sha
+            if known_heads.get(str(ref.number)) == ref.sha:
+                self.counters.open_refs += 1
+                continue  # stored by an earlier sync and unchanged since
+            if since is not None and ref.committed_at < since:
+                continue
+            yield ref
+
+    def _open_pr(self, reader: CatFile, ref: PullRef) -> PullRequest:
+        self.counters.open_refs += 1
+        content = read_pull_ref(self.repo, self.tip, ref)
+        patch = self._patch(reader, content.patch)
+        commits = content.commits
+        first = commits[0] if commits else None
+        head = commits[-1] if commits else None
+        titled = recognize(first.message) if first else None
+        title = titled.title if titled else (first.message.split("\n", 1)[0].strip() if first else "")
+        body = titled.body if titled else (first.message.partition("\n")[2].strip("\n") if first else "")
+        return _record(
+            repository=self.repository,
+            number=ref.number,
+            title=title or f"refs/pull/{ref.number}/head",
+            body=body,
+            author=first.author_name if first else None,
+            state=PRState.OPEN,
+            created_at=first.authored_at if first else None,
+            updated_at=head.committed_at if head else ref.committed_at,
+            merged_at=None,
+            closed_at=None,
+            base_ref=self.base_ref,
+            head_ref=None,
+            base_sha=content.base_sha,
+            head_sha=ref.sha,
+            merge_commit_sha=None,
+            patch=patch,
+            commits=[_commit_record(c) for c in commits],
+        )
+
+    def _patch(self, reader: CatFile, patch: ParsedPatch) -> ParsedPatch:
+        self.counters.invalid_utf8_files += patch.invalid_utf8_files
+        if self.options.with_contents:
+            self.counters.blobs_read += fill_contents(reader, patch.files)
+        return patch
+
+
+def _record(*, repository: str, number: int, patch: ParsedPatch, **fields: Any) -> PullRequest:
+    files = [parsed.change for parsed in patch.files]
+    return PullRequest(
+        repository=repository,
+        number=number,
+        url=f"https://github.com/{repository}/pull/{number}",
+        additions=sum(f.additions for f in files),
+        deletions=sum(f.deletions for f in files),
+        files=files,
+        changed_files_count=len(files),
+        source="git",
+        **fields,
+    )
+
+
+def _commit_record(commit: RawCommit) -> Commit:
+    return Commit(
+        sha=commit.sha,
+        author=commit.author_name,
+        author_email=commit.author_email or None,
+        co_authors=co_authors(commit.message),
+        committed_at=commit.committed_at,
+        message=commit.message,
+    )
+
+
+def _head_branch(branch: str | None) -> str | None:
+    """``owner/feature-x`` (GitHub's merge subject) → ``feature-x``."""
+    if branch is None:
+        return None
+    return branch.split("/", 1)[1] if "/" in branch else branch
+
+
+def _short_branch(repo: Path, ref: str) -> str | None:
+    name = try_git_text(repo, ["rev-parse", "--abbrev-ref", ref])
+    if not name or name == "HEAD":
+        return None
+    return name.removeprefix("origin/")

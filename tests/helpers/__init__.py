@@ -1,0 +1,1 @@
+"""Reusable test helpers (import as ``tests.helpers.<module>``)."""
