@@ -41,7 +41,10 @@ def analyze(
     from prdigest.analysis import analyze_stored
     from prdigest.analyzers.context import AnalysisContext
 
-    context = AnalysisContext(rules=_load_rules(rules), known_versions=_load_versions(versions_source))
+    rules_table = _load_rules(rules)
+    from_index = versions_source is not None and versions_source.startswith(("http://", "https://"))
+    known = {} if from_index else _load_versions_file(versions_source)
+    context = AnalysisContext(rules=rules_table, known_versions=known)
     since_date = parse_date(since)
     wanted = None
     with open_store(db) as store:
@@ -61,6 +64,8 @@ def analyze(
                 on_start=bar.set_total,
                 on_done=lambda repo, number, outcome: bar.advance(note=f"{repo}#{number}"),
             )
+        if from_index and versions_source is not None:
+            stats.analyzed += _reanalyze_with_index(store, repository, rules_table, versions_source)
         _reindex_search(store, repository)
     click.echo(
         f"analyzed {stats.analyzed} pull requests ({stats.cached} already current"
@@ -88,17 +93,47 @@ def _load_rules(path: str | None) -> dict[str, object]:
         return {}
     from pathlib import Path
 
-    from prdigest.analyzers.files import load_rules_file
+    from prdigest.analyzers.file_rules import load_rules_file
 
     return load_rules_file(Path(path))
 
 
-def _load_versions(source: str | None) -> dict[str, list[str]]:
+def _load_versions_file(source: str | None) -> dict[str, list[str]]:
     if source is None:
         return {}
-    from prdigest.analyzers.dependencies import load_known_versions
+    from pathlib import Path
 
-    return load_known_versions(source)
+    from prdigest.analyzers.dependencies.known_versions import load_known_versions_file
+
+    return load_known_versions_file(Path(source))
+
+
+def _reanalyze_with_index(store: Store, repository: str | None, rules: dict[str, object], index_url: str) -> int:
+    """Second pass for ``--versions URL``: the packages to ask the index about are only known
+    once the PRs are analyzed, so fetch their releases, then redo the PRs that change them."""
+    from prdigest.analysis import analyze_stored
+    from prdigest.analyzers.context import AnalysisContext
+    from prdigest.analyzers.dependencies.known_versions import fetch_known_versions
+    from prdigest.store.facts_store import analysis_states, get_facts
+
+    touched: set[tuple[str, int]] = set()
+    packages: set[str] = set()
+    for state in analysis_states(store, repository):
+        found = get_facts(store, state.repository, state.number)
+        if found is not None and found.dependencies.changes:
+            touched.add((state.repository, state.number))
+            packages.update(change.package for change in found.dependencies.changes)
+    if not touched:
+        return 0
+    versions = fetch_known_versions(index_url, packages)
+    stats = analyze_stored(
+        store,
+        repository=repository,
+        force=True,
+        context=AnalysisContext(rules=rules, known_versions=versions),
+        wanted=lambda repo, number: (repo, number) in touched,
+    )
+    return stats.analyzed
 
 
 @click.command("facts")

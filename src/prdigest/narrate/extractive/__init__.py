@@ -1,0 +1,47 @@
+"""The extractive narrator: every section of a report written from the facts and the PR's own
+words, offline and deterministic. Where a section has nothing to say, it says so (the
+renderer shows "none identified" / "no review comments"); it never invents."""
+
+from __future__ import annotations
+
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Lang, Length, Narrative, RelatedNote
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.discussion import highlights, thread_lines
+from prdigest.narrate.extractive.files import excerpt_notes, file_roles
+from prdigest.narrate.extractive.implementation import implementation_steps
+from prdigest.narrate.extractive.motivation import motivation
+from prdigest.narrate.extractive.phrases import phrases
+from prdigest.narrate.extractive.related import related_notes
+from prdigest.narrate.extractive.risks import impact, risks
+from prdigest.narrate.extractive.summary import one_line
+from prdigest.narrate.extractive.text import clean_title
+from prdigest.narrate.extractive.verdict import verdict_paragraph
+
+EXTRACTIVE_VERSION = "extractive-v1"
+
+__all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
+
+
+def narrate_extractive(
+    pr: PullRequest, facts: Facts, related: list[RelatedNote], lang: Lang, length: Length
+) -> Narrative:
+    ph = phrases(lang)
+    return Narrative(
+        lang=lang,
+        length=length,
+        narrator="extractive",
+        one_line=one_line(pr, facts, ph),
+        recommendation=verdict_paragraph(facts, length, ph),
+        motivation=motivation(pr, facts, length, ph),
+        implementation=implementation_steps(pr, facts, length, ph),
+        file_roles=file_roles(facts, length, ph),
+        excerpt_notes=excerpt_notes(facts, length, ph),
+        discussion_highlights=highlights(facts, length, ph),
+        thread_lines=thread_lines(facts, length, ph),
+        risks=risks(facts, length, ph),
+        impact=impact(facts, ph),
+        related=related_notes(facts, related, length, ph),
+        feed_title=clean_title(pr.title),
+        feed_paragraph=verdict_paragraph(facts, "brief", ph),
+    )

@@ -1,0 +1,125 @@
+"""What kind of change a PR is, in facts: its shape and its dependency changes in words."""
+
+from __future__ import annotations
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from prdigest.models.facts import DependencyChange, Facts
+from prdigest.narrate.extractive.phrases import Phrases
+
+Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | source | empty
+
+_KIND_ORDER = (
+    "cap-to-exclusion",
+    "cap-relaxed",
+    "cap-tightened",
+    "cap-added",
+    "exclusion-added",
+    "exclusion-removed",
+    "floor-raised",
+    "floor-lowered",
+    "pinned",
+    "unpinned",
+    "pin-changed",
+    "variant-renamed",
+    "extras-changed",
+    "markers-changed",
+    "added",
+    "removed",
+    "other",
+)
+
+
+def change_shape(facts: Facts) -> Shape:
+    files = facts.files.files
+    if not files:
+        return "empty"
+    categories = {f.category for f in files}
+    dep_paths = {c.path for c in facts.dependencies.changes}
+    if dep_paths and all(f.path in dep_paths for f in files):
+        return "dependency-only"
+    if facts.tests_ci.ci_only:
+        return "ci-only"
+    if categories == {"test"}:
+        return "tests-only"
+    if categories == {"docs"}:
+        return "docs-only"
+    if categories <= {"config", "infra", "docs"}:
+        return "config-only"
+    return "source"
+
+
+def specifier(text: str | None, package: str) -> str:
+    """The version part of a requirement line (``<14.1.0`` of ``cupy-cuda13x<14.1.0``)."""
+    if text is None:
+        return ""
+    line = text.split("#", 1)[0].strip()
+    try:
+        requirement = Requirement(line)
+    except InvalidRequirement:
+        return line.replace("`", "'")
+    spec = str(requirement.specifier)
+    if requirement.marker is not None:
+        spec = f"{spec}; {requirement.marker}".strip()
+    return spec
+
+
+def main_kind(change: DependencyChange) -> str:
+    for kind in _KIND_ORDER:
+        if kind in change.kinds:
+            return kind
+    if change.before is None:
+        return "added"
+    if change.after is None:
+        return "removed"
+    return "other"
+
+
+def dependency_title(change: DependencyChange, ph: Phrases) -> str:
+    return ph.say("dependency_titles", main_kind(change), package=change.package)
+
+
+def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
+    """``<14.1.0`` → ``!=14.1.0`` in PATH; newly admits 14.1.1 (facts only)."""
+    any_version = ph.say("dependency", "any_version")
+    before = specifier(change.before, change.package) or any_version
+    after = specifier(change.after, change.package) or any_version
+    if change.before is None:
+        text = ph.say("dependency", "added", after=_requirement(change.after), path=change.path)
+    elif change.after is None:
+        text = ph.say("dependency", "removed", before=_requirement(change.before), path=change.path)
+    else:
+        text = ph.say("dependency", "change", before=before, after=after, path=change.path)
+    clauses = [text]
+    if "cap-to-exclusion" in change.kinds:
+        clauses.append(ph.say("dependency", "cap_to_exclusion"))
+    if change.newly_admitted:
+        clauses.append(ph.say("dependency", "admits", versions=ph.join(change.newly_admitted)))
+    if change.newly_excluded:
+        clauses.append(ph.say("dependency", "excludes", versions=ph.join(change.newly_excluded)))
+    return ph.tables["quote"]["clause_sep"].join(clauses)
+
+
+def short_dependency(change: DependencyChange, ph: Phrases) -> str:
+    """``cupy-cuda13x `<14.1.0` → `!=14.1.0``` for one-liners."""
+    any_version = ph.say("dependency", "any_version")
+    before = specifier(change.before, change.package) or any_version
+    after = specifier(change.after, change.package) or any_version
+    if change.before is None:
+        return f"+ `{_requirement(change.after)}`"
+    if change.after is None:
+        return f"− `{_requirement(change.before)}`"
+    return f"{change.package} `{before}` → `{after}`"
+
+
+def _requirement(text: str | None) -> str:
+    return (text or "").split("#", 1)[0].strip().replace("`", "'")
+
+
+def caps_removed(change: DependencyChange) -> bool:
+    """True when the change stops blocking future releases (a cap or pin loosened)."""
+    return any(k in change.kinds for k in ("cap-to-exclusion", "cap-relaxed", "unpinned"))
+
+
+def caps_added(change: DependencyChange) -> bool:
+    return any(k in change.kinds for k in ("cap-added", "cap-tightened"))

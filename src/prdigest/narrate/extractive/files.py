@@ -1,0 +1,71 @@
+"""The role of each key file and a note on each code excerpt, from the facts about them."""
+
+from __future__ import annotations
+
+from prdigest.models.facts import CodeExcerpt, Facts, FileFact
+from prdigest.models.narrative import ExcerptNote, FileRole, Length
+from prdigest.narrate.extractive.changes import short_dependency
+from prdigest.narrate.extractive.implementation import symbol_changes
+from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.render.selection import key_excerpts, key_files
+
+
+def file_roles(facts: Facts, length: Length, ph: Phrases) -> list[FileRole]:
+    return [FileRole(path=f.path, role=_role(f, facts, ph)) for f in key_files(facts, length)]
+
+
+def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
+    parts: list[str] = []
+    if len(facts.files.files) == 1:
+        parts.append(ph.say("files", "only_file"))
+    if file.status == "added":
+        parts.append(ph.say("files", "added"))
+    elif file.status == "removed":
+        parts.append(ph.say("files", "removed"))
+    elif file.status == "renamed" and file.previous_path:
+        parts.append(ph.say("files", "renamed", previous=file.previous_path))
+    if file.category == "test":
+        parts.append(ph.say("files", "test"))
+    elif file.path in facts.tests_ci.ci_files:
+        parts.append(ph.say("files", "ci"))
+    deps = [c for c in facts.dependencies.changes if c.path == file.path]
+    if deps:
+        shown = [short_dependency(c, ph) for c in deps[:3]]
+        if len(deps) > 3:
+            shown.append(ph.say("files", "more", count=len(deps) - 3))
+        parts.append(ph.say("files", "dependency", changes=ph.join(shown)))
+    for finding in facts.dependencies.findings:
+        if file.path in finding.paths and finding.kind == "duplicated-rewrite":
+            others = ph.join([ph.code(p) for p in finding.paths if p != file.path])
+            parts.append(ph.say("files", "finding", others=others, detail=finding.detail))
+    symbols = [s for s in facts.symbols.symbols if s.path == file.path]
+    if symbols:
+        parts.append(symbol_changes(symbols, ph, limit=3))
+    parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    return ph.say("files", "sep").join(parts)
+
+
+def excerpt_notes(facts: Facts, length: Length, ph: Phrases) -> list[ExcerptNote]:
+    return [ExcerptNote(path=e.path, note=_note(e, facts, ph)) for e in key_excerpts(facts, length)]
+
+
+def _note(excerpt: CodeExcerpt, facts: Facts, ph: Phrases) -> str:
+    if excerpt.symbol:
+        change = next(
+            (s.change for s in facts.symbols.symbols if s.path == excerpt.path and s.name == excerpt.symbol),
+            "modified",
+        )
+        text = ph.say(
+            "excerpts", "note", change=ph.say("excerpts", f"change_{change}"), symbol=excerpt.symbol, path=excerpt.path
+        )
+    else:
+        text = ph.say("excerpts", "note_no_symbol", path=excerpt.path)
+    if excerpt.start_line is not None:
+        text += ph.say("excerpts", "from_line", line=excerpt.start_line)
+    lines = excerpt.text.splitlines()
+    added = sum(1 for line in lines if line.startswith("+"))
+    removed = sum(1 for line in lines if line.startswith("-"))
+    text += ph.say("excerpts", "counts", added=added, removed=removed)
+    if excerpt.truncated:
+        text += ph.say("excerpts", "truncated")
+    return ph.sentence(text)

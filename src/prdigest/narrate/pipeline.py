@@ -1,0 +1,78 @@
+"""From the store to a `Report` or `Feed`: load the PR, make sure it has current facts,
+narrate (cached), build. Shared by the CLI and the web app."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import datetime
+from typing import Any
+
+from prdigest.config import LLMConfig
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Lang, Length, Narrative
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.related import related_from_store
+from prdigest.narrate.service import narrate
+from prdigest.render.build import build_report
+from prdigest.render.feed import Feed, build_feed
+from prdigest.render.report import Report
+from prdigest.store import facts_store
+from prdigest.store.store import Store
+
+
+def current_facts(store: Store, pr: PullRequest) -> Facts:
+    """Stored facts when current; otherwise the lead's `ensure_facts`, or a fresh run (not stored)."""
+    analysis = _optional("prdigest.analysis")
+    if analysis is not None and hasattr(analysis, "ensure_facts"):
+        facts: Facts = analysis.ensure_facts(store, pr.repository, pr.number)
+        return facts
+    stored = facts_store.get_facts(store, pr.repository, pr.number)
+    if stored is not None and stored.head_sha == pr.head_sha:
+        return stored
+    from prdigest.analyzers.context import AnalysisContext
+    from prdigest.analyzers.defaults import default_registry  # type: ignore[import-not-found,unused-ignore]
+    from prdigest.analyzers.registry import run_all
+
+    computed: Facts = run_all(pr, default_registry(), AnalysisContext())
+    return computed
+
+
+def _optional(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+
+
+def narrative_for(
+    store: Store, pr: PullRequest, facts: Facts, lang: Lang, length: Length, llm: LLMConfig | None
+) -> Narrative:
+    related = related_from_store(store, pr.repository, pr.number)
+    return narrate(store, pr, facts, related, lang, length, llm)
+
+
+def report_for(store: Store, repository: str, number: int, lang: Lang, length: Length, llm: LLMConfig | None) -> Report:
+    pr = store.get_pr(repository, number)
+    facts = current_facts(store, pr)
+    narrative = narrative_for(store, pr, facts, lang, length, llm)
+    return build_report(pr, facts, narrative, lang, length)
+
+
+def feed_for(
+    store: Store,
+    repository: str,
+    lang: Lang,
+    llm: LLMConfig | None,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int | None = None,
+) -> Feed:
+    entries = []
+    for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
+        pr = store.get_pr(repository, summary.number)
+        facts = current_facts(store, pr)
+        entries.append((pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)))
+    return build_feed(repository, entries, lang, since=since, until=until, limit=limit)

@@ -1,0 +1,113 @@
+"""Narration with caching: the extractive narrative always, the LLM on top when configured.
+
+A narrative is cached in the store under a key of everything that determines it (head SHA,
+the facts, the narrator version or prompt version, the model, language and length), so a
+re-run costs no LLM call and no recomputation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from prdigest.config import LLMConfig
+from prdigest.errors import NarrationError, NotFound
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Lang, Length, Narrative, RelatedNote
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
+from prdigest.store import narrative_store
+from prdigest.store.store import Store
+
+
+@dataclass(frozen=True)
+class NarrationResult:
+    narrative: Narrative
+    cached: bool  # True: read from the store, nothing was computed
+    cache_key: str
+
+
+def cache_key(
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    length: Length,
+    version: str,
+    model: str | None,
+) -> str:
+    facts_digest = hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
+    # The PR record matters too: the narrative quotes the body and the commits.
+    parts = {
+        "head": pr.head_sha or "",
+        "record": pr.content_hash(),
+        "facts": facts_digest,
+        "related": [r.model_dump() for r in related],
+        "version": version,
+        "model": model or "",
+        "lang": lang,
+        "length": length,
+    }
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
+    return f"{version}:{digest[:40]}"
+
+
+def narrate(
+    store: Store | None,
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    length: Length,
+    llm_config: LLMConfig | None,
+) -> Narrative:
+    return narrate_with_status(store, pr, facts, related, lang, length, llm_config).narrative
+
+
+def narrate_with_status(
+    store: Store | None,
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    length: Length,
+    llm_config: LLMConfig | None,
+) -> NarrationResult:
+    llm_module = _llm_module() if llm_config is not None else None
+    version = f"llm-prompt-{llm_module.PROMPT_VERSION}" if llm_module is not None else EXTRACTIVE_VERSION
+    model = llm_config.model if llm_config is not None else None
+    key = cache_key(pr, facts, related, lang, length, version, model)
+    pr_id = _pr_id(store, pr) if store is not None else None
+    if store is not None and pr_id is not None:
+        cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
+        if cached is not None:
+            return NarrationResult(cached, True, key)
+    narrative = narrate_extractive(pr, facts, related, lang, length)
+    if llm_module is not None and llm_config is not None:
+        narrator = llm_module.LLMNarrator(llm_config)
+        narrative = narrator.narrate(pr, facts, related, lang, length, fallback=narrative)
+    if store is not None and pr_id is not None:
+        narrative_store.save_narrative(store, pr_id, narrative, key)
+    return NarrationResult(narrative, False, key)
+
+
+def _llm_module() -> Any:
+    try:
+        return importlib.import_module("prdigest.narrate.llm")
+    except ImportError as exc:
+        raise NarrationError(
+            f"an LLM is configured but the LLM narrator cannot be loaded ({exc.name or exc}); "
+            "install prdigest[llm] or unset the [llm] configuration"
+        ) from exc
+
+
+def _pr_id(store: Store, pr: PullRequest) -> int | None:
+    """The stored PR's id, or None when the PR is not in the store (nothing to cache under)."""
+    try:
+        with store.engine.connect() as connection:
+            return store.pr_id(connection, pr.repository, pr.number)
+    except NotFound:
+        return None

@@ -1,0 +1,170 @@
+"""`build_report`: facts give the structure and the truth, the narrative gives the prose."""
+
+from __future__ import annotations
+
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Lang, Length, Narrative
+from prdigest.models.pullrequest import PullRequest
+from prdigest.render.i18n import Labels, labels
+from prdigest.render.report import (
+    Discussion,
+    Header,
+    Highlight,
+    Impact,
+    KeyExcerpt,
+    KeyFile,
+    KeySymbol,
+    NarratorInfo,
+    RelatedItem,
+    Report,
+    RisksAndImpact,
+    RiskTagItem,
+    Step,
+    Summary,
+    ThreadLine,
+    Verdict,
+)
+from prdigest.render.selection import key_excerpts, key_files, key_symbols
+
+
+def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length) -> Report:
+    lab = labels(lang)
+    roles = {r.path: r.role for r in narrative.file_roles}
+    notes = {n.path: n.note for n in narrative.excerpt_notes}
+    symbols_by_path: dict[str, list[str]] = {}
+    for symbol in facts.symbols.symbols:
+        names = symbols_by_path.setdefault(symbol.path, [])
+        if symbol.name not in names:
+            names.append(symbol.name)
+    return Report(
+        lang=lang,
+        length=length,
+        header=Header(
+            repository=pr.repository,
+            number=pr.number,
+            title=pr.title,
+            state=pr.state.value,
+            state_label=lab.lookup("states", pr.state.value),
+            author=pr.author,
+            created_at=pr.created_at,
+            merged_at=pr.merged_at,
+            url=pr.url,
+        ),
+        summary=Summary(one_line=narrative.one_line, recommendation=narrative.recommendation),
+        motivation=narrative.motivation,
+        implementation=[Step(title=s.title, detail=s.detail) for s in narrative.implementation],
+        key_files=[
+            KeyFile(
+                path=f.path,
+                previous_path=f.previous_path,
+                status=f.status,
+                module=f.module,
+                module_label=lab.module(f.module),
+                category=f.category,
+                type=f.type,
+                symbols=symbols_by_path.get(f.path, []),
+                additions=f.additions,
+                deletions=f.deletions,
+                role=roles.get(f.path, ""),
+            )
+            for f in key_files(facts, length)
+        ],
+        key_symbols=[
+            KeySymbol(name=s.name, path=s.path, kind=s.kind, change=s.change) for s in key_symbols(facts, length)
+        ],
+        key_code=[
+            KeyExcerpt(
+                path=e.path,
+                role=roles.get(e.path, ""),
+                language=e.language,
+                symbol=e.symbol,
+                start_line=e.start_line,
+                note=notes.get(e.path, ""),
+                text=e.text,
+                truncated=e.truncated,
+            )
+            for e in key_excerpts(facts, length)
+        ],
+        discussion=Discussion(
+            overview=discussion_overview(facts, lab),
+            highlights=[
+                Highlight(topic=h.topic, who=h.who, summary=h.summary) for h in narrative.discussion_highlights
+            ],
+            threads=[
+                ThreadLine(
+                    topic=t.topic,
+                    kind=t.kind,
+                    kind_label=lab.lookup("thread_kinds", t.kind),
+                    outcome=t.outcome,
+                    outcome_label=lab.lookup("thread_outcomes", t.outcome),
+                    note=t.note,
+                )
+                for t in narrative.thread_lines
+            ],
+            review_comment_count=facts.discussion.review_comment_count,
+            conversation_comment_count=facts.discussion.conversation_comment_count,
+            bot_notice_count=facts.discussion.bot_notice_count,
+            approvals=list(facts.discussion.approvals),
+        ),
+        risks=RisksAndImpact(
+            risks=list(narrative.risks),
+            impact=Impact(users=narrative.impact.users, system=narrative.impact.system, team=narrative.impact.team),
+            tags=[
+                RiskTagItem(
+                    tag=t.tag,
+                    label=t.label_zh if lang == "zh" else t.label_en,
+                    severity=t.severity,
+                    evidence=t.evidence,
+                )
+                for t in facts.risks.tags
+            ],
+        ),
+        related=[
+            RelatedItem(
+                repository=r.repository,
+                number=r.number,
+                title=r.title,
+                relation=r.relation,
+                relation_label=lab.relation(r.relation),
+                note=r.note,
+            )
+            for r in narrative.related
+        ],
+        verdict=Verdict(
+            level=facts.verdict.level.value,
+            label=lab.verdict(facts.verdict.level.value),
+            score=facts.verdict.score,
+            reasons=[r.detail or r.code for r in facts.verdict.reasons],
+            paragraph=narrative.feed_paragraph,
+        ),
+        narrator=NarratorInfo(
+            narrator=narrative.narrator,
+            model=narrative.cost.model,
+            tokens_in=narrative.cost.tokens_in,
+            tokens_out=narrative.cost.tokens_out,
+            calls=narrative.cost.calls,
+            seconds=narrative.cost.seconds,
+            fallback_sections=list(narrative.fallback_sections),
+            removed_mentions=narrative.removed_mentions,
+        ),
+        omitted_from_prompt=list(narrative.omitted_from_prompt),
+    )
+
+
+def discussion_overview(facts: Facts, lab: Labels) -> str:
+    """The discussion's counts in plain words: no review comments is said, not implied."""
+    d = facts.discussion
+    parts = []
+    if d.review_comment_count == 0:
+        parts.append(lab.tables["text"]["no_review_comments"])
+    else:
+        parts.append(lab.tables["text"]["review_comments"].format(count=d.review_comment_count))
+    if d.conversation_comment_count:
+        parts.append(lab.tables["text"]["conversation_comments"].format(count=d.conversation_comment_count))
+    if d.bot_notice_count:
+        parts.append(lab.tables["text"]["bot_notices"].format(count=d.bot_notice_count))
+    if d.approvals:
+        parts.append(lab.tables["text"]["approvals"].format(names=lab.join(d.approvals)))
+    if not d.threads:
+        parts.append(lab.tables["text"]["no_threads"])
+    return lab.text("semicolon").join(parts) + lab.tables["text"]["end"]

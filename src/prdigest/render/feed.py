@@ -1,0 +1,113 @@
+"""The reading feed of one repository: one item per PR, newest first, verdict first then why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Lang, Narrative
+from prdigest.models.pullrequest import PullRequest
+from prdigest.render.i18n import labels
+
+FEED_SCHEMA_VERSION = 1
+
+
+class FeedItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    repository: str
+    number: int
+    title: str = Field(description="in the output language when an LLM wrote it, else the PR's own title")
+    original_title: str
+    url: str | None = None
+    author: str | None = None
+    state: str
+    merged_at: datetime | None = None
+    created_at: datetime | None = None
+    verdict: Literal["read-in-depth", "quick-read", "skip"]
+    verdict_label: str
+    paragraph: str = Field(description="opens with the verdict label, then says why")
+    one_line: str = ""
+    narrator: Literal["extractive", "llm"] = "extractive"
+
+    @property
+    def when(self) -> datetime | None:
+        return self.merged_at or self.created_at
+
+
+class Feed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = FEED_SCHEMA_VERSION
+    repository: str
+    lang: Lang
+    since: datetime | None = None
+    until: datetime | None = None
+    updated: datetime | None = Field(default=None, description="time of the newest item")
+    items: list[FeedItem] = Field(default_factory=list)
+
+
+def feed_item(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang) -> FeedItem:
+    label = labels(lang).verdict(facts.verdict.level.value)
+    paragraph = " ".join(narrative.feed_paragraph.split())
+    if not paragraph.startswith(label):
+        stop = "。" if lang == "zh" else ". "
+        paragraph = f"{label}{stop}{paragraph}".strip()
+    return FeedItem(
+        repository=pr.repository,
+        number=pr.number,
+        title=" ".join((narrative.feed_title or pr.title).split()),
+        original_title=pr.title,
+        url=pr.url,
+        author=pr.author,
+        state=pr.state.value,
+        merged_at=pr.merged_at,
+        created_at=pr.created_at,
+        verdict=facts.verdict.level.value,
+        verdict_label=label,
+        paragraph=paragraph,
+        one_line=narrative.one_line,
+        narrator=narrative.narrator,
+    )
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def in_window(when: datetime | None, since: datetime | None, until: datetime | None) -> bool:
+    """Since inclusive, until exclusive; undated PRs only when no window is set."""
+    when = _utc(when)
+    if when is None:
+        return since is None and until is None
+    since_utc, until_utc = _utc(since), _utc(until)
+    return (since_utc is None or when >= since_utc) and (until_utc is None or when < until_utc)
+
+
+def build_feed(
+    repository: str,
+    entries: Iterable[tuple[PullRequest, Facts, Narrative]],
+    lang: Lang,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int | None = None,
+) -> Feed:
+    items = [
+        feed_item(pr, facts, narrative, lang)
+        for pr, facts, narrative in entries
+        if in_window(pr.merged_at or pr.created_at, since, until)
+    ]
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    items.sort(key=lambda i: (_utc(i.when) or epoch, i.number), reverse=True)
+    if limit is not None:
+        items = items[:limit]
+    stamps = [stamp for stamp in (_utc(i.when) for i in items) if stamp is not None]
+    updated = max(stamps, default=None)
+    return Feed(repository=repository, lang=lang, since=since, until=until, updated=updated, items=items)

@@ -1,0 +1,78 @@
+"""Standalone HTML of reports and feeds: jinja2 with autoescape, inline CSS, no script.
+
+Every untrusted string goes through autoescaping; the only markup made from text is
+``<code>`` around backtick spans, built from escaped pieces. A strict Content-Security-Policy
+meta tag forbids scripts even if something slipped through.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
+
+from prdigest.render.feed import Feed
+from prdigest.render.i18n import labels
+from prdigest.render.markdown import when
+from prdigest.render.report import Report
+
+_NOT_IN_URLS = frozenset(' "<>`\\{}|^')
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
+
+
+def prose(text: str) -> Markup:
+    """Escaped text with ``code`` spans shown as <code>."""
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(str(escape(text[last : match.start()])))
+        out.append(f"<code>{escape(match.group(2).strip())}</code>")
+        last = match.end()
+    out.append(str(escape(text[last:])))
+    return Markup("".join(out))
+
+
+def safe_url(url: str | None) -> str | None:
+    """Only well-formed http(s) links become hrefs; anything else is shown as text."""
+    if not url or any(ch in _NOT_IN_URLS or ord(ch) < 0x20 for ch in url):
+        return None
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return None
+    return url if scheme in ("http", "https") else None
+
+
+def _format_time(value: datetime | None) -> str:
+    return when(value)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("prdigest.render", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["prose"] = prose
+    env.filters["when"] = _format_time
+    env.globals["safe_url"] = safe_url
+    return env
+
+
+def render_report_html(report: Report) -> str:
+    lab = labels(report.lang)
+    template = environment().get_template("report.html.j2")
+    return template.render(r=report, lab=lab)
+
+
+def render_feed_html(feed: Feed) -> str:
+    lab = labels(feed.lang)
+    template = environment().get_template("feed.html.j2")
+    return template.render(feed=feed, lab=lab)

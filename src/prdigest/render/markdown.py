@@ -1,0 +1,185 @@
+"""Markdown renderer of reports and feeds.
+
+Untrusted text (titles, quotes, paths) is kept on one line and cannot open blocks, raw HTML
+or links; code excerpts are fenced with a fence longer than any backtick run inside.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from prdigest.render.feed import Feed
+from prdigest.render.i18n import Labels, labels
+from prdigest.render.report import Report
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
+_BLOCK_START = re.compile(r"^(\s*)([#>+*=|-]|\d+[.)])")
+_ESCAPE = re.compile(r"([<\[\]\\])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def inline(text: str) -> str:
+    """One line of Markdown: whitespace collapsed; ``<``, ``[``, ``]`` escaped outside code spans."""
+    text = " ".join(text.split())
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_ESCAPE.sub(r"\\\1", text[last : match.start()]))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_ESCAPE.sub(r"\\\1", text[last:]))
+    return "".join(out)
+
+
+def block(text: str) -> str:
+    """An inline text that starts a line: a leading ``#``, ``-``, ``1.``... cannot open a block."""
+    line = inline(text)
+    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line, count=1)
+
+
+def code(text: str) -> str:
+    """A code span for any text: the delimiter is longer than any backtick run inside."""
+    text = " ".join(text.split())
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str, language: str = "") -> str:
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    safe_language = re.sub(r"[^A-Za-z0-9_+-]", "", language)
+    return f"{ticks}{safe_language}\n{text.rstrip()}\n{ticks}"
+
+
+def when(value: datetime | None) -> str:
+    if value is None:
+        return "—"
+    utc = value.astimezone(UTC) if value.tzinfo else value
+    return utc.strftime("%Y-%m-%d %H:%M")
+
+
+def _item(lab: Labels, name: str, value: str) -> str:
+    return f"- {name}{lab.text('colon')}{value}"
+
+
+def render_report_markdown(report: Report) -> str:
+    lab = labels(report.lang)
+    h = report.header
+    key = "report_full" if report.length == "full" else "report_brief"
+    lines = [f"# {lab.heading(key, number=h.number)}", ""]
+    lines.append(_item(lab, lab.field("repository"), code(h.repository)))
+    lines.append(_item(lab, lab.field("title"), inline(h.title)))
+    lines.append(_item(lab, lab.field("state"), inline(h.state_label)))
+    if h.author:
+        lines.append(_item(lab, lab.field("author"), inline(h.author)))
+    if h.merged_at is not None:
+        lines.append(_item(lab, lab.field("merged_at"), when(h.merged_at)))
+    elif h.created_at is not None:
+        lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
+    if h.url:
+        lines.append(_item(lab, lab.field("url"), inline(h.url)))
+    lines += ["", "---", "", f"# {lab.heading('summary')}", ""]
+    lines.append(_item(lab, lab.heading("one_line"), inline(report.summary.one_line)))
+    lines.append(_item(lab, lab.heading("recommendation"), inline(report.summary.recommendation)))
+    lines += ["", f"# {lab.heading('motivation')}", "", block(report.motivation), ""]
+    lines += [f"# {lab.heading('implementation')}", ""]
+    if report.implementation:
+        for index, step in enumerate(report.implementation, 1):
+            lines.append(f"{index}. **{inline(step.title)}**{lab.text('colon')}{inline(step.detail)}")
+    else:
+        lines.append(block(lab.text("no_steps")))
+    lines += ["", f"{lab.heading('key_files')}{lab.text('colon').rstrip()}", ""]
+    for f in report.key_files:
+        facets = [
+            f"{lab.field('module')} {inline(f.module_label)}",
+            f"{lab.field('category')} {inline(f.category)}",
+            f"{lab.field('type')} {inline(f.type)}",
+        ]
+        if f.symbols:
+            facets.append(f"{lab.field('symbols')} {inline(', '.join(f.symbols))}")
+        meta = lab.text("lparen") + lab.text("semicolon").join(facets) + lab.text("rparen")
+        role = f": {inline(f.role)}" if f.role else ""
+        lines.append(f"- {code(f.path)}{meta}{role}")
+    symbols = ", ".join(dict.fromkeys(s.name for s in report.key_symbols)) or lab.text("none_identified")
+    lines += ["", f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
+    lines += [f"## {lab.heading('key_code')}", ""]
+    if not report.key_code:
+        lines += [block(lab.text("no_excerpts")), ""]
+    for excerpt in report.key_code:
+        lines += [f"### {code(excerpt.path)}", ""]
+        if excerpt.role:
+            lines += [block(excerpt.role), ""]
+        if excerpt.note:
+            lines += [block(excerpt.note), ""]
+        lines += [fence(excerpt.text, "diff"), ""]
+    lines += [f"# {lab.heading('discussion')}", "", block(report.discussion.overview), ""]
+    for hl in report.discussion.highlights:
+        who = f"{lab.text('lparen')}{inline(hl.who)}{lab.text('rparen')}" if hl.who else ""
+        lines.append(f"- **{inline(hl.topic)}**{who}{lab.text('colon')}{inline(hl.summary)}")
+    if report.discussion.highlights:
+        lines.append("")
+    for thread in report.discussion.threads:
+        note = f" — {inline(thread.note)}" if thread.note else ""
+        lines.append(f"- {inline(thread.topic)} ({inline(thread.kind_label)}): {inline(thread.outcome_label)}{note}")
+    if report.discussion.threads:
+        lines.append("")
+    lines += [f"# {lab.heading('risks_impact')}", ""]
+    lines.append(f"- {lab.heading('risks')}{lab.text('colon').rstrip()}")
+    for risk in report.risks.risks or [lab.text("no_risks")]:
+        lines.append(f"  - {inline(risk)}")
+    lines.append(f"- {lab.heading('impact')}{lab.text('colon').rstrip()}")
+    impact = report.risks.impact
+    for name, value in (("users", impact.users), ("system", impact.system), ("team", impact.team)):
+        lines.append(f"  - **{lab.field(name)}**{lab.text('colon')}{inline(value or lab.text('no_impact'))}")
+    tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags) or lab.text("none_identified")
+    lines += [f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}", ""]
+    lines += [f"# {lab.heading('related')}", ""]
+    if not report.related:
+        lines.append(block(lab.text("no_related")))
+    for rel in report.related:
+        ref = f"#{rel.number}" if rel.repository.lower() == h.repository.lower() else f"{rel.repository}#{rel.number}"
+        title = f" {inline(rel.title)}" if rel.title else ""
+        relation = f"{lab.text('lparen')}{inline(rel.relation_label)}{lab.text('rparen')}"
+        lines.append(f"- PR {inline(ref)}{title}{relation}: {inline(rel.note)}")
+    lines += ["", "---", ""]
+    lines.append(_narrator_line(report, lab))
+    if report.omitted_from_prompt:
+        omitted = ", ".join(report.omitted_from_prompt)
+        lines.append("")
+        lines.append(f"{lab.heading('omitted')}{lab.text('colon')}{inline(omitted)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _narrator_line(report: Report, lab: Labels) -> str:
+    n = report.narrator
+    name = lab.text("narrator_extractive") if n.narrator == "extractive" else lab.text("narrator_llm")
+    parts = [f"{lab.field('narrator')}{lab.text('colon')}{inline(name)}"]
+    if n.model:
+        parts.append(f"{lab.field('model')}{lab.text('colon')}{code(n.model)}")
+    if n.calls:
+        parts.append(f"{lab.field('calls')} {n.calls}, {lab.field('tokens')} {n.tokens_in}/{n.tokens_out}")
+    if n.fallback_sections:
+        parts.append(f"{lab.field('fallback_sections')}{lab.text('colon')}{inline(', '.join(n.fallback_sections))}")
+    return f"*{lab.heading('narrator')}*{lab.text('colon')}" + lab.text("semicolon").join(parts)
+
+
+def render_feed_markdown(feed: Feed) -> str:
+    lab = labels(feed.lang)
+    lines = [f"# {inline(lab.heading('feed', repository=feed.repository))}", ""]
+    if feed.since or feed.until:
+        window = f"{when(feed.since) if feed.since else '…'} — {when(feed.until) if feed.until else '…'}"
+        lines += [f"{lab.field('window')}{lab.text('colon')}{window}", ""]
+    if not feed.items:
+        lines.append(block(lab.text("no_feed_items")))
+    for item in feed.items:
+        lines += [f"## {inline(item.title)}", ""]
+        meta = [f"#{item.number}", when(item.when)]
+        if item.author:
+            meta.append(inline(item.author))
+        if item.url:
+            meta.append(inline(item.url))
+        lines += [block(" · ".join(meta)), "", block(item.paragraph), ""]
+    return "\n".join(lines).rstrip() + "\n"

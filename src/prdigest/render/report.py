@@ -1,0 +1,166 @@
+"""The `Report`: every part of a full or brief report (see REPORT_FORMAT.md), ready to render.
+
+`build_report` fills it from a `PullRequest`, its `Facts` (structure and truth) and a
+`Narrative` (prose). Renderers (Markdown, JSON, HTML) only lay it out. The JSON form is
+versioned by `REPORT_SCHEMA_VERSION`; ``docs/report.schema.json`` is generated from it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REPORT_SCHEMA_VERSION = 1
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Header(_Part):
+    repository: str
+    number: int
+    title: str
+    state: str = Field(description="open | closed | merged")
+    state_label: str
+    author: str | None = None
+    created_at: datetime | None = None
+    merged_at: datetime | None = None
+    url: str | None = None
+
+
+class Summary(_Part):
+    one_line: str
+    recommendation: str
+
+
+class Step(_Part):
+    title: str
+    detail: str
+
+
+class KeyFile(_Part):
+    path: str
+    previous_path: str | None = None
+    status: str = "modified"
+    module: str = Field(description="module id from the files analyzer")
+    module_label: str = Field(description="module name in the output language")
+    category: str
+    type: str
+    symbols: list[str] = Field(default_factory=list, description="changed symbols in this file")
+    additions: int = 0
+    deletions: int = 0
+    role: str = ""
+
+
+class KeySymbol(_Part):
+    name: str
+    path: str
+    kind: str
+    change: str
+
+
+class KeyExcerpt(_Part):
+    path: str
+    role: str = ""
+    language: str | None = None
+    symbol: str | None = None
+    start_line: int | None = None
+    note: str = Field(default="", description="annotation of the excerpt in the output language")
+    text: str = Field(description="unified-diff lines of the changed code, verbatim")
+    truncated: bool = False
+
+
+class Highlight(_Part):
+    topic: str
+    who: str
+    summary: str
+
+
+class ThreadLine(_Part):
+    topic: str
+    kind: str
+    kind_label: str
+    outcome: str
+    outcome_label: str
+    note: str = ""
+
+
+class Discussion(_Part):
+    overview: str = Field(description="counts stated plainly: review comments, bot notices, approvals")
+    highlights: list[Highlight] = Field(default_factory=list)
+    threads: list[ThreadLine] = Field(default_factory=list)
+    review_comment_count: int = 0
+    conversation_comment_count: int = 0
+    bot_notice_count: int = 0
+    approvals: list[str] = Field(default_factory=list)
+
+
+class RiskTagItem(_Part):
+    tag: str
+    label: str = Field(description="tag label in the output language")
+    severity: Literal["low", "medium", "high"] = "low"
+    evidence: str = ""
+
+
+class Impact(_Part):
+    users: str = ""
+    system: str = ""
+    team: str = ""
+
+
+class RisksAndImpact(_Part):
+    risks: list[str] = Field(default_factory=list)
+    impact: Impact = Field(default_factory=Impact)
+    tags: list[RiskTagItem] = Field(default_factory=list)
+
+
+class RelatedItem(_Part):
+    repository: str
+    number: int
+    title: str = ""
+    relation: str
+    relation_label: str
+    note: str = ""
+
+
+class Verdict(_Part):
+    level: Literal["read-in-depth", "quick-read", "skip"]
+    label: str
+    score: float = 0.0
+    reasons: list[str] = Field(default_factory=list)
+    paragraph: str = Field(default="", description="the feed paragraph: verdict first, then why")
+
+
+class NarratorInfo(_Part):
+    narrator: Literal["extractive", "llm"]
+    model: str | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    calls: int = 0
+    seconds: float = 0.0
+    fallback_sections: list[str] = Field(default_factory=list)
+    removed_mentions: int = 0
+
+
+class Report(_Part):
+    """One pull request's report in one language and length."""
+
+    schema_version: int = REPORT_SCHEMA_VERSION
+    lang: Literal["zh", "en"]
+    length: Literal["full", "brief"]
+    header: Header
+    summary: Summary
+    motivation: str
+    implementation: list[Step] = Field(default_factory=list)
+    key_files: list[KeyFile] = Field(default_factory=list)
+    key_symbols: list[KeySymbol] = Field(default_factory=list, description="empty: none identified")
+    key_code: list[KeyExcerpt] = Field(default_factory=list)
+    discussion: Discussion
+    risks: RisksAndImpact
+    related: list[RelatedItem] = Field(default_factory=list)
+    verdict: Verdict
+    narrator: NarratorInfo
+    omitted_from_prompt: list[str] = Field(default_factory=list)

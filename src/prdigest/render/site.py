@@ -1,0 +1,135 @@
+"""``publish``: every report and feed of a repository as static files, with an index.
+
+Layout (OUT/)::
+
+    index.html, index.md
+    feed.<lang>.{md,html,json,atom.xml}
+    reports/<number>.<lang>.<full|brief>.{md,html,json}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from prdigest.config import LLMConfig
+from prdigest.models.narrative import Lang, Length
+from prdigest.narrate.pipeline import current_facts, narrative_for
+from prdigest.render.atom import render_feed_atom
+from prdigest.render.build import build_report
+from prdigest.render.feed import build_feed
+from prdigest.render.html import environment, render_feed_html, render_report_html
+from prdigest.render.i18n import labels
+from prdigest.render.json_schema import render_feed_json, render_report_json
+from prdigest.render.markdown import inline, render_feed_markdown, render_report_markdown
+from prdigest.store.store import Store
+
+LENGTHS: tuple[Length, ...] = ("full", "brief")
+
+
+@dataclass
+class Published:
+    reports: int = 0
+    feeds: int = 0
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    number: int
+    title: str
+    verdict_label: str
+    links: list[tuple[str, str]]  # (label, relative path)
+
+
+def report_path(number: int, lang: str, length: str, ext: str) -> str:
+    return f"reports/{number}.{lang}.{length}.{ext}"
+
+
+def publish_site(
+    store: Store,
+    repository: str,
+    out: Path,
+    languages: list[Lang],
+    llm: LLMConfig | None,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    console: Console | None = None,
+) -> Published:
+    (out / "reports").mkdir(parents=True, exist_ok=True)
+    summaries = store.list_prs(repository=repository, since=since, until=until)
+    written = Published()
+    entries: dict[Lang, list[tuple[object, object, object]]] = {lang: [] for lang in languages}
+    rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+    progress = Progress(
+        TextColumn("[bold]publish[/bold] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console or Console(stderr=True),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(repository, total=len(summaries))
+        for summary in summaries:
+            pr = store.get_pr(repository, summary.number)
+            facts = current_facts(store, pr)
+            for lang in languages:
+                links: list[tuple[str, str]] = []
+                lab = labels(lang)
+                for length in LENGTHS:
+                    narrative = narrative_for(store, pr, facts, lang, length, llm)
+                    if length == "brief":
+                        entries[lang].append((pr, facts, narrative))
+                    report = build_report(pr, facts, narrative, lang, length)
+                    outputs = {
+                        "md": render_report_markdown(report),
+                        "html": render_report_html(report),
+                        "json": render_report_json(report),
+                    }
+                    for ext, text in outputs.items():
+                        relative = report_path(pr.number, lang, length, ext)
+                        (out / relative).write_text(text, encoding="utf-8")
+                        written.reports += 1
+                    links.append((f"{lab.field(length)} HTML", report_path(pr.number, lang, length, "html")))
+                    links.append((f"{lab.field(length)} MD", report_path(pr.number, lang, length, "md")))
+                rows[lang].append(
+                    IndexRow(pr.number, " ".join(pr.title.split()), lab.verdict(facts.verdict.level.value), links)
+                )
+            progress.advance(task)
+    for lang in languages:
+        feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]
+        for name, text in (
+            (f"feed.{lang}.md", render_feed_markdown(feed)),
+            (f"feed.{lang}.html", render_feed_html(feed)),
+            (f"feed.{lang}.json", render_feed_json(feed)),
+            (f"feed.{lang}.atom.xml", render_feed_atom(feed)),
+        ):
+            (out / name).write_text(text, encoding="utf-8")
+            written.feeds += 1
+    (out / "index.md").write_text(_index_markdown(repository, languages, rows), encoding="utf-8")
+    template = environment().get_template("index.html.j2")
+    (out / "index.html").write_text(
+        template.render(repository=repository, languages=languages, rows=rows, labels=labels), encoding="utf-8"
+    )
+    return written
+
+
+def _index_markdown(repository: str, languages: list[Lang], rows: dict[Lang, list[IndexRow]]) -> str:
+    lines = [f"# {inline(repository)}", ""]
+    for lang in languages:
+        lab = labels(lang)
+        lines += [f"## {lab.field('feed')} ({lang})", ""]
+        lines.append(
+            f"- [{lab.field('feed')}](feed.{lang}.md) · [HTML](feed.{lang}.html) · [Atom](feed.{lang}.atom.xml)"
+        )
+        lines += ["", f"## {lab.field('reports')} ({lang})", ""]
+        for row in rows[lang]:
+            links = " · ".join(f"[{label}]({path})" for label, path in row.links)
+            lines.append(f"- #{row.number} {inline(row.title)} — {inline(row.verdict_label)} — {links}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

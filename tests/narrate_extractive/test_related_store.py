@@ -1,0 +1,60 @@
+"""Related notes from stored links: outgoing and incoming (turned around), with titles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prdigest.models.facts import Facts, Reference, ReferencesFacts
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.related import related_from_store
+from prdigest.store import Store, facts_store
+
+REPO = "vllm-project/vllm"
+
+
+def _save(store: Store, pr: PullRequest, facts: Facts) -> None:
+    with store.engine.connect() as connection:
+        pr_id = store.pr_id(connection, pr.repository, pr.number)
+    facts_store.save_facts(store, pr_id, facts, "test-key")
+
+
+def test_lineage_story(tmp_path: Path, seeds: Any) -> None:
+    added = PullRequest(repository=REPO, number=42540, title="Add humming-kernels support")
+    revert = PullRequest(repository=REPO, number=43492, title="Temporarily revert humming")
+    restore = seeds.humming_pr()
+    with Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}") as store:
+        store.upsert_prs([added, revert, restore])
+        _save(
+            store,
+            revert,
+            Facts(
+                repository=REPO,
+                number=43492,
+                references=ReferencesFacts(
+                    references=[
+                        Reference(
+                            repository=REPO,
+                            number=42540,
+                            relation="reverts",
+                            where="git-revert",
+                            evidence="Revert #42540",
+                        ),
+                    ]
+                ),
+            ),
+        )
+        _save(store, restore, seeds.humming_facts())
+        notes = related_from_store(store, REPO, 42540)
+        assert [(n.number, n.relation, n.title) for n in notes] == [
+            (43492, "reverted-by", "Temporarily revert humming"),
+            (43530, "restored-by", "Fix CuPy runtime deps and restore humming"),
+        ]
+        outgoing = related_from_store(store, REPO, 43530)
+        assert [(n.number, n.relation) for n in outgoing] == [
+            (42540, "restores"),
+            (43492, "mentions"),
+            (43528, "mentions"),
+        ]
+        assert outgoing[0].title == "Add humming-kernels support"
+        assert outgoing[2].title == ""  # not stored: no title invented

@@ -1,0 +1,124 @@
+"""Seed 000: cupy cap → exclusion; config-only; no review comments, issue comments and bot notices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from prdigest.models.narrative import Lang, Narrative
+from prdigest.narrate.extractive import narrate_extractive
+from prdigest.narrate.extractive.text import collapse
+from prdigest.render.build import build_report
+from prdigest.render.markdown import render_report_markdown
+
+
+def _all_text(narrative: Narrative) -> str:
+    return narrative.model_dump_json()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_dependency_facts_appear(seeds: Any, lang: Lang) -> None:
+    n = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], lang, "full")
+    step = n.implementation[0]
+    assert "cupy-cuda13x" in step.title
+    assert "`<14.1.0` → `!=14.1.0`" in step.detail
+    assert "requirements/kv_connectors.txt" in step.detail
+    assert "14.1.1" in step.detail
+    assert "cupy-cuda13x `<14.1.0` → `!=14.1.0`" in n.one_line
+    assert n.file_roles[0].path == "requirements/kv_connectors.txt"
+    assert "14.1.0" in n.file_roles[0].role
+
+
+def test_english_step_reads_naturally(seeds: Any) -> None:
+    n = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "full")
+    assert n.implementation[0].title == "Relax the cupy-cuda13x constraint"
+    assert n.implementation[0].detail.startswith(
+        "`<14.1.0` → `!=14.1.0` in requirements/kv_connectors.txt; the upper bound becomes an exact exclusion; "
+        "newly admits 14.1.1."
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_motivation_quotes_body_verbatim_without_boilerplate(seeds: Any, lang: Lang) -> None:
+    pr = seeds.cupy_pr()
+    n = narrate_extractive(pr, seeds.cupy_facts(), [], lang, "full")
+    body = collapse(pr.body)
+    open_q, close_q = ("「", "」") if lang == "zh" else ("“", "”")
+    quotes = [part.split(close_q)[0] for part in n.motivation.split(open_q)[1:]]
+    assert quotes, n.motivation
+    for quote in quotes:
+        assert quote.rstrip("…") in body
+    assert any("fixes the root cause" in q for q in quotes)
+    assert "markdownlint" not in n.motivation
+    assert "[ ]" not in n.motivation
+    assert "Checklist" not in n.motivation
+    # the cited PRs, with their relation
+    assert "#43530" in n.motivation
+    assert "#44258" in n.motivation
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_symbols_no_excerpts_no_invented_review(seeds: Any, lang: Lang) -> None:
+    pr, facts = seeds.cupy_pr(), seeds.cupy_facts()
+    n = narrate_extractive(pr, facts, [], lang, "brief")
+    assert n.excerpt_notes == []
+    # the only thread is the issue-comment question; bots never become highlights
+    assert [h.who for h in n.discussion_highlights] == ["mmangkad"]
+    assert "mergify" not in _all_text(n)
+    md = render_report_markdown(build_report(pr, facts, n, lang, "brief"))
+    if lang == "zh":
+        assert "关键符号：未识别" in md
+        assert "本 PR 没有 review 评论" in md
+        assert "2 条机器人通知" in md
+    else:
+        assert "Key symbols: none identified" in md
+        assert "No review comments" in md
+
+
+def test_no_highlights_when_there_is_no_discussion(seeds: Any) -> None:
+    facts = seeds.cupy_facts()
+    facts.discussion.threads = []
+    n = narrate_extractive(seeds.cupy_pr(), facts, [], "zh", "full")
+    assert n.discussion_highlights == []
+    assert n.thread_lines == []
+    report = build_report(seeds.cupy_pr(), facts, n, "zh", "full")
+    assert "暂无高价值评论线程" in report.discussion.overview
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_risks_come_from_tags_with_evidence(seeds: Any, lang: Lang) -> None:
+    facts = seeds.cupy_facts()
+    n = narrate_extractive(seeds.cupy_pr(), facts, [], lang, "full")
+    assert len(n.risks) == len(facts.risks.tags)
+    for tag, risk in zip(facts.risks.tags, n.risks, strict=True):
+        label = tag.label_zh if lang == "zh" else tag.label_en
+        assert label.lower() in risk.lower()
+        assert tag.evidence in risk
+    assert "14.1.1" in n.impact.users
+
+
+def test_verdict_first_then_why(seeds: Any) -> None:
+    zh = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "zh", "brief")
+    en = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief")
+    assert zh.feed_paragraph.startswith("值得快速精读。依赖治理做法值得参考")
+    assert en.feed_paragraph.startswith("Worth a quick read. It shows a dependency-governance practice")
+    assert "14.1.1" in zh.recommendation
+
+
+def test_merges_are_reported_from_commits(seeds: Any) -> None:
+    n = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "full")
+    merge = next(s for s in n.implementation if s.title == "Merge the base branch")
+    assert "f373bc70" in merge.detail
+    assert "239e2178" in merge.detail
+    verify = n.implementation[-1]
+    assert "Verified that 14.1.0 and 14.1.1 both exist on PyPI" in verify.detail
+
+
+def test_brief_is_shorter_than_full(seeds: Any) -> None:
+    pr, facts = seeds.humming_pr(), seeds.humming_facts()
+    full = narrate_extractive(pr, facts, [], "zh", "full")
+    brief = narrate_extractive(pr, facts, [], "zh", "brief")
+    assert len(brief.implementation) < len(full.implementation)
+    assert len(brief.excerpt_notes) == 1 < len(full.excerpt_notes)
+    assert len(brief.discussion_highlights) <= 2

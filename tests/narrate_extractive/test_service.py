@@ -1,0 +1,58 @@
+"""Narration service: cached in the store, a second call computes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from prdigest.config import LLMConfig
+from prdigest.errors import NarrationError
+from prdigest.narrate.service import narrate, narrate_with_status
+from prdigest.store import Store
+from prdigest.store.schema import narratives
+
+
+def _count(store: Store) -> int:
+    with store.engine.connect() as connection:
+        return int(connection.execute(select(func.count()).select_from(narratives)).scalar_one())
+
+
+def test_second_call_reads_the_cache(tmp_path: Path, seeds: Any) -> None:
+    pr, facts = seeds.cupy_pr(), seeds.cupy_facts()
+    with Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}") as store:
+        store.upsert_prs([pr])
+        first = narrate_with_status(store, pr, facts, [], "zh", "full", None)
+        assert not first.cached
+        assert _count(store) == 1
+        second = narrate_with_status(store, pr, facts, [], "zh", "full", None)
+        assert second.cached
+        assert second.cache_key == first.cache_key
+        assert second.narrative == first.narrative
+        assert _count(store) == 1
+        # another language or length is another row; changed facts replace the row
+        narrate(store, pr, facts, [], "en", "full", None)
+        assert _count(store) == 2
+        facts.verdict.reasons = []
+        third = narrate_with_status(store, pr, facts, [], "zh", "full", None)
+        assert not third.cached
+        assert third.cache_key != first.cache_key
+        assert _count(store) == 2
+
+
+def test_without_a_store_nothing_is_cached(seeds: Any) -> None:
+    result = narrate_with_status(None, seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief", None)
+    assert not result.cached
+    assert result.narrative.narrator == "extractive"
+
+
+def test_missing_llm_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, seeds: Any) -> None:
+    import sys
+
+    # Simulate an install without the LLM narrator: the import machinery refuses it.
+    monkeypatch.setitem(sys.modules, "prdigest.narrate.llm", None)
+    config = LLMConfig(base_url="http://127.0.0.1:9/v1", model="m")
+    with pytest.raises(NarrationError, match="LLM narrator cannot be loaded"):
+        narrate(None, seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief", config)

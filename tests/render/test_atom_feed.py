@@ -1,0 +1,87 @@
+"""Feed model (order, window, verdict first) and Atom validity per RFC 4287."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from prdigest.models.narrative import Lang
+from prdigest.narrate.extractive import narrate_extractive
+from prdigest.render.atom import ATOM_NS, render_feed_atom
+from prdigest.render.feed import build_feed
+
+NS = {"a": ATOM_NS}
+
+
+def _entries(seeds: Any, lang: Lang) -> list[Any]:
+    out = []
+    for case in ("humming", "cupy", "hostile"):
+        pr, facts = getattr(seeds, f"{case}_pr")(), getattr(seeds, f"{case}_facts")()
+        out.append((pr, facts, narrate_extractive(pr, facts, [], lang, "brief")))
+    return out
+
+
+def test_newest_first_and_verdict_first(seeds: Any) -> None:
+    feed = build_feed("vllm-project/vllm", _entries(seeds, "zh"), "zh")
+    assert [i.number for i in feed.items] == [44301, 43530, 7]
+    assert feed.items[0].paragraph.startswith("值得快速精读。")
+    assert feed.items[1].paragraph.startswith("值得精读。")
+    assert feed.updated == datetime(2026, 6, 3, 9, 30, tzinfo=UTC)
+    en = build_feed("vllm-project/vllm", _entries(seeds, "en"), "en", limit=1)
+    assert [i.number for i in en.items] == [44301]
+    assert en.items[0].paragraph.startswith("Worth a quick read. ")
+
+
+def test_date_window(seeds: Any) -> None:
+    since = datetime(2026, 5, 1, tzinfo=UTC)
+    until = datetime(2026, 6, 1, tzinfo=UTC)
+    feed = build_feed("vllm-project/vllm", _entries(seeds, "en"), "en", since=since, until=until)
+    assert [i.number for i in feed.items] == [43530]
+    empty = build_feed("vllm-project/vllm", _entries(seeds, "en"), "en", since=datetime(2030, 1, 1, tzinfo=UTC))
+    assert empty.items == []
+    assert empty.updated is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_atom_is_valid(seeds: Any, lang: Lang) -> None:
+    feed = build_feed("vllm-project/vllm", _entries(seeds, lang), lang)
+    root = ET.fromstring(render_feed_atom(feed).encode("utf-8"))
+    assert root.tag == f"{{{ATOM_NS}}}feed"
+    for required in ("id", "title", "updated"):
+        assert len(root.findall(f"a:{required}", NS)) == 1, required
+    assert root.find("a:link[@rel='alternate']", NS) is not None
+    assert root.find("a:author/a:name", NS) is not None  # feed-level author covers every entry
+    entries = root.findall("a:entry", NS)
+    assert len(entries) == 3
+    ids = set()
+    for entry in entries:
+        for required in ("id", "title", "updated", "summary"):
+            assert len(entry.findall(f"a:{required}", NS)) == 1, required
+        assert entry.find("a:link", NS) is not None
+        updated = entry.findtext("a:updated", namespaces=NS) or ""
+        datetime.strptime(updated, "%Y-%m-%dT%H:%M:%SZ")  # RFC 3339
+        ids.add(entry.findtext("a:id", namespaces=NS))
+    assert len(ids) == 3
+    hostile = entries[-1]
+    assert "<script>alert(1)</script>" in (hostile.findtext("a:title", namespaces=NS) or "")
+    assert hostile.find("a:link", NS).get("href") == "https://github.com/evil/repo/pull/7"  # type: ignore[union-attr]
+
+
+def test_atom_drops_xml_illegal_characters() -> None:
+    from prdigest.render.feed import Feed, FeedItem
+
+    item = FeedItem(
+        repository="o/r",
+        number=1,
+        title="bad\x00\x1bchars",
+        original_title="x",
+        state="merged",
+        verdict="skip",
+        verdict_label="skip",
+        paragraph="p\x0c",
+    )
+    root = ET.fromstring(render_feed_atom(Feed(repository="o/r", lang="en", items=[item])).encode())
+    assert root.findtext("a:entry/a:title", namespaces=NS) == "badchars"
