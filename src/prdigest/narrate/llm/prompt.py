@@ -1,0 +1,308 @@
+"""The chat prompt for one PR: instructions (data files in ``prompts/``) plus fenced data.
+
+Everything that comes from the PR or is derived from its text (title, body, comments,
+paths, diff, analyzer output) goes inside blocks delimited by a random boundary token
+that is removed from the data, so the data cannot close its own block; the system
+prompt declares those blocks data, never instructions. The whole prompt is built within a
+token budget that grows with the PR's size up to the configured maximum.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Protocol, cast, get_args
+
+from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
+from prdigest.models.narrative import Lang, Length, SectionName
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.llm.budget import DiffDigest, compress_diff
+from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
+from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens, truncate_to_tokens
+
+PROMPT_VERSION = "1"
+
+# Prompt budget by PR size, in the size classes of pr-agent's anchors (TARGETS.md: median
+# 1,628 tokens for 1–2 files, 6,212 for 5–12, 30,322 for 30+; we aim at half): a base plus
+# a little per file and per changed line, capped per class, and never over the configured cap.
+BUDGET_TIERS = (  # (up to this many files, base, per file, per changed line, tier maximum)
+    (2, 700, 40, 4, 810),
+    (12, 900, 120, 4, 3000),
+    (10**9, 3000, 120, 2, 15000),
+)
+MIN_BUDGET = 600
+# Shares of what is left after the instructions, for the non-diff data blocks.
+FACTS_SHARE = 0.22
+BODY_SHARE = 0.14
+DISCUSSION_SHARE = 0.14
+MAX_QUOTE_CHARS = 400
+SMALL_PR_FILES = 50
+MIN_SLACK = 20
+MAX_SYMBOLS_LISTED = 25
+
+
+class RelatedLike(Protocol):
+    """A related PR or issue as the caller knows it (a `PullRequest` or a `RelatedNote`)."""
+
+    @property
+    def repository(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def title(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Prompt:
+    messages: list[dict[str, str]]
+    tokens: int
+    budget: int
+    boundary: str
+    omitted: list[str]
+    digest: DiffDigest
+    threads: dict[int, DiscussionThread]  # the numbers the prompt gave the threads
+    related: dict[int, Reference]  # related items by number, as the facts state them
+
+
+def prompt_budget(pr: PullRequest, cap: int) -> int:
+    """The token budget for `pr`: grows with files and changed lines, at most `cap`."""
+    files = max(len(pr.files), pr.changed_files_count or 0, 1)
+    lines = sum(f.additions + f.deletions for f in pr.files) or (pr.additions + pr.deletions)
+    for up_to, base, per_file, per_line, maximum in BUDGET_TIERS:
+        if files <= up_to:
+            wanted = min(base + per_file * files + per_line * lines, maximum)
+            break
+    return min(cap, max(wanted, MIN_BUDGET))
+
+
+@cache
+def _template(name: str) -> str:
+    return resources.files("prdigest.narrate.llm").joinpath("prompts", name).read_text(encoding="utf-8")
+
+
+def new_boundary() -> str:
+    return secrets.token_hex(6)
+
+
+def strip_boundary(text: str, boundary: str) -> str:
+    """`text` without any occurrence of `boundary` (removal can re-form it: loop)."""
+    pattern = re.compile(re.escape(boundary), re.IGNORECASE)
+    while pattern.search(text):
+        text = pattern.sub("", text)
+    return text
+
+
+def fence(text: str, boundary: str) -> str:
+    """`text` inside one data block; the boundary is removed from the text first."""
+    return f"<<<DATA-{boundary}>>>\n{strip_boundary(text, boundary)}\n<<<END-{boundary}>>>"
+
+
+def retry_message(lang: Lang, errors: str) -> str:
+    return Template(_template(f"retry_{lang}.md")).safe_substitute(errors=errors).strip()
+
+
+def build_prompt(
+    pr: PullRequest,
+    facts: Facts,
+    related: Sequence[RelatedLike],
+    lang: Lang,
+    length: Length,
+    *,
+    budget: int,
+    sections: Sequence[SectionName] = ALL_SECTIONS,
+    boundary: str | None = None,
+) -> Prompt:
+    """The messages for `pr`, within `budget` tokens by `estimate_tokens`."""
+    boundary = boundary or new_boundary()
+    system = Template(_template(f"system_{lang}.md")).safe_substitute(boundary=boundary).strip()
+    labels = json.loads(_template("lengths.json"))[lang][length]
+    user_template = Template(_template(f"user_{lang}.md"))
+
+    def user(data: str) -> str:
+        return user_template.safe_substitute(
+            ref=pr.ref,
+            length_label=labels["label"],
+            length_rule=labels["rule"],
+            data=data,
+            keys=answer_keys(tuple(sections)),
+        ).strip()
+
+    fixed = estimate_tokens(system) + estimate_tokens(user(fence("", boundary))) + 2 * MESSAGE_OVERHEAD_TOKENS
+    room = max(budget - fixed, 0)
+    omitted: list[str] = []
+    threads = {i + 1: t for i, t in enumerate(facts.discussion.threads)}
+    related_refs = _related(facts, related)
+
+    sections_text = [
+        ("## facts", _facts_text(pr, facts, related, related_refs), FACTS_SHARE, "facts summary"),
+        ("## pr", _pr_text(pr), BODY_SHARE, "PR body"),
+        ("## discussion", _discussion_text(threads), DISCUSSION_SHARE, "discussion quotes"),
+    ]
+    needs = [estimate_tokens(f"{title}\n{text}") + 1 if text else 0 for title, text, _, _ in sections_text]
+    allowed = _allocate(needs, [share for _, _, share, _ in sections_text], room, _diff_need(pr))
+    diff_title = "## diff"
+
+    def assemble(allowances: list[int]) -> tuple[list[dict[str, str]], int, DiffDigest, list[str]]:
+        parts: list[str] = []
+        cuts: list[str] = []
+        for (title, text, _, what), allowance in zip(sections_text, allowances, strict=True):
+            if not text:
+                continue
+            kept, cut = truncate_to_tokens(text, max(allowance - estimate_tokens(title) - 2, 0))
+            if cut:
+                cuts.append(f"{what}: cut to fit the budget")
+            parts.append(f"{title}\n{kept}")
+        spent = sum(estimate_tokens(part) + 1 for part in parts) + estimate_tokens(diff_title) + 1
+        diff_budget = max(room - spent, 0)
+        while True:
+            digest = compress_diff(pr, facts, diff_budget)
+            data = "\n".join([*parts, diff_title, digest.text])
+            messages = [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user(fence(data, boundary))},
+            ]
+            tokens = sum(estimate_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+            if tokens <= budget or diff_budget == 0:
+                return messages, tokens, digest, cuts
+            diff_budget = max(diff_budget - (tokens - budget), 0)
+
+    messages, tokens, digest, cuts = assemble(allowed)
+    # Even an empty diff section (the file count line) did not fit: shrink the other blocks.
+    for _ in range(4):
+        if tokens <= budget:
+            break
+        over = tokens - budget
+        allowed = [max(a - over, 0) for a in allowed]
+        messages, tokens, digest, cuts = assemble(allowed)
+    # Hand what the diff left unused to the blocks that were cut, if the result still fits.
+    slack = budget - tokens
+    if cuts and slack >= MIN_SLACK:
+        candidate = assemble(_hand_out(allowed, needs, slack))
+        if candidate[1] <= budget and candidate[2].lines_included >= digest.lines_included:
+            messages, tokens, digest, cuts = candidate
+    omitted.extend(cuts)
+    return Prompt(
+        messages=messages,
+        tokens=tokens,
+        budget=budget,
+        boundary=boundary,
+        omitted=[*omitted, *digest.omitted],
+        digest=digest,
+        threads=threads,
+        related=related_refs,
+    )
+
+
+def _diff_need(pr: PullRequest) -> int:
+    """Tokens the whole diff would take; only worked out for PRs small enough to matter."""
+    if len(pr.files) > SMALL_PR_FILES:
+        return 10**9
+    return sum(estimate_tokens(f.patch or "") + 2 * len(f.path) for f in pr.files) + 20 * len(pr.files)
+
+
+def _allocate(needs: list[int], shares: list[float], room: int, diff_need: int) -> list[int]:
+    """Tokens for each non-diff block: its need when all fits, else its share of the room,
+    plus whatever the diff does not need, handed to the blocks that were cut, in order."""
+    if sum(needs) + diff_need <= room:
+        return needs
+    allowed = [min(need, int(room * share)) for need, share in zip(needs, shares, strict=True)]
+    return _hand_out(allowed, needs, room - sum(allowed) - diff_need)
+
+
+def _hand_out(allowed: list[int], needs: list[int], spare: int) -> list[int]:
+    """`allowed` raised towards `needs`, in order, using at most `spare` tokens."""
+    out = list(allowed)
+    for index, need in enumerate(needs):
+        extra = max(min(need - out[index], spare), 0)
+        out[index] += extra
+        spare -= extra
+    return out
+
+
+def _related(facts: Facts, related: Sequence[RelatedLike]) -> dict[int, Reference]:
+    """Related items by number: the facts' references, plus what the caller found (lineage)."""
+    refs: dict[int, Reference] = {}
+    for ref in facts.references.references:
+        refs.setdefault(ref.number, ref)
+    for item in related:
+        if item.number not in refs:
+            stated = getattr(item, "relation", "mentions")
+            relation = cast(Relation, stated) if stated in get_args(Relation) else "mentions"
+            refs[item.number] = Reference(repository=item.repository, number=item.number, relation=relation)
+    return refs
+
+
+def _facts_text(
+    pr: PullRequest,
+    facts: Facts,
+    related: Sequence[RelatedLike],
+    refs: dict[int, Reference],
+) -> str:
+    files = facts.files
+    lines = [
+        f"files: {files.total_files or len(pr.files)} (+{files.total_additions or pr.additions}"
+        f" −{files.total_deletions or pr.deletions}); modules: {', '.join(files.modules[:12]) or '-'}",
+    ]
+    for fact in files.key_files():
+        lines.append(f"key file: {fact.path} ({fact.category}, {fact.type}): {fact.key_reason or ''}".rstrip(": "))
+    symbols = facts.symbols.symbols
+    if symbols:
+        listed = ", ".join(f"{s.name} ({s.kind} {s.change}, {s.path})" for s in symbols[:MAX_SYMBOLS_LISTED])
+        more = f", and {len(symbols) - MAX_SYMBOLS_LISTED} more" if len(symbols) > MAX_SYMBOLS_LISTED else ""
+        lines.append(f"symbols: {listed}{more}")
+    else:
+        lines.append("symbols: none identified")
+    for dep in facts.dependencies.changes:
+        lines.append(
+            f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({', '.join(dep.kinds)})"
+        )
+    for finding in facts.dependencies.findings:
+        lines.append(f"dependency finding ({finding.kind}): {finding.detail}")
+    tests = facts.tests_ci
+    flags = {
+        "source changed": tests.source_changed,
+        "tests changed": tests.tests_changed,
+        "no test for changed source": tests.missing_tests,
+        "CI changed": tests.ci_changed,
+    }
+    lines.append("tests/CI: " + (", ".join(name for name, on in flags.items() if on) or "-"))
+    for tag in facts.risks.tags:
+        lines.append(f"risk tag {tag.tag} ({tag.severity}): {tag.evidence}")
+    verdict = facts.verdict
+    reasons = "; ".join(r.detail for r in verdict.reasons)
+    lines.append(f"verdict: {verdict.level.value} ({reasons or '-'})")
+    titles = {item.number: item.title for item in related}
+    for number, ref in refs.items():
+        title = titles.get(number, "")
+        lines.append(f"related #{number} ({ref.repository}, {ref.relation}): {title} — {ref.evidence}".rstrip(" —"))
+    return "\n".join(lines)
+
+
+def _pr_text(pr: PullRequest) -> str:
+    head = [f"title: {pr.title}", f"author: {pr.author or '-'}; state: {pr.state.value}"]
+    if pr.labels:
+        head.append(f"labels: {', '.join(pr.labels)}")
+    body = pr.body.strip()
+    return "\n".join([*head, "body:", body or "(empty)"])
+
+
+def _discussion_text(threads: dict[int, DiscussionThread]) -> str:
+    if not threads:
+        return ""
+    lines: list[str] = []
+    for number, thread in threads.items():
+        where = f" at {thread.path}" if thread.path else ""
+        lines.append(f"thread {number} [{thread.kind}, {thread.outcome}]{where}: {thread.topic}")
+        for quote in thread.quotes:
+            text = " ".join(quote.text.split())
+            if len(text) > MAX_QUOTE_CHARS:
+                text = text[:MAX_QUOTE_CHARS] + "…"
+            bot = " (bot)" if quote.is_bot else ""
+            lines.append(f"  {quote.author}{bot}: {text}")
+    return "\n".join(lines)

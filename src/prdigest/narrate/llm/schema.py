@@ -1,0 +1,181 @@
+"""The JSON object the model must return: the prose of a `Narrative`, section by section.
+
+The model writes prose only. Structure that the facts decide (file categories, relation
+kinds, thread kinds and outcomes) is not asked for: threads and related items are
+answered by their index / number and the narrator fills the rest from the facts. Each
+section is validated on its own so one bad section does not throw away the others.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, cast, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from prdigest.models.narrative import SectionName
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=4000)]
+
+
+class _Out(BaseModel):
+    # Extra keys from chatty models are ignored rather than failing the section.
+    model_config = ConfigDict(extra="ignore")
+
+
+class StepOut(_Out):
+    title: Text
+    detail: Text
+
+
+class FileRoleOut(_Out):
+    path: Text
+    role: Text
+
+
+class ExcerptNoteOut(_Out):
+    path: Text
+    note: Text
+
+
+class HighlightOut(_Out):
+    topic: Text
+    who: Note = ""
+    summary: Text
+
+
+class ThreadNoteOut(_Out):
+    thread: int = Field(description="the thread number from the facts")
+    topic: Text
+    note: Note = ""
+
+
+class ImpactOut(_Out):
+    users: Note = ""
+    system: Note = ""
+    team: Note = ""
+
+
+class RelatedOut(_Out):
+    number: int
+    note: Text
+
+
+class LLMAnswer(_Out):
+    """The whole answer; every field belongs to exactly one section of `SECTION_FIELDS`."""
+
+    one_line: Text
+    recommendation: Text
+    motivation: Text
+    implementation: list[StepOut]
+    file_roles: list[FileRoleOut]
+    excerpt_notes: list[ExcerptNoteOut]
+    discussion_highlights: list[HighlightOut]
+    thread_lines: list[ThreadNoteOut]
+    risks: list[Text]
+    impact: ImpactOut
+    related: list[RelatedOut]
+    feed_title: Text
+    feed_paragraph: Text
+
+
+SECTION_FIELDS: dict[SectionName, tuple[str, ...]] = {
+    "summary": ("one_line", "recommendation"),
+    "motivation": ("motivation",),
+    "implementation": ("implementation",),
+    "key_files": ("file_roles",),
+    "key_code": ("excerpt_notes",),
+    "discussion": ("discussion_highlights", "thread_lines"),
+    "risks": ("risks", "impact"),
+    "related": ("related",),
+    "feed": ("feed_title", "feed_paragraph"),
+}
+ALL_SECTIONS: tuple[SectionName, ...] = get_args(SectionName)
+
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    name: TypeAdapter(cast(Any, Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation))
+    for name, info in LLMAnswer.model_fields.items()
+}
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.DOTALL)
+MAX_ERROR_CHARS = 1200
+
+SectionValues = dict[SectionName, dict[str, Any]]
+
+
+def extract_json_object(content: str) -> dict[str, Any]:
+    """The JSON object in a model's answer, tolerating a code fence or chatter around it."""
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("the answer contains no JSON object")
+    try:
+        value = json.loads(text[start : end + 1])
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the answer is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(value, dict):
+        raise ValueError("the answer is not a JSON object")
+    return value
+
+
+def parse_answer(content: str, sections: tuple[SectionName, ...]) -> tuple[SectionValues, dict[SectionName, str]]:
+    """Valid sections (field -> value) and an error message per invalid section."""
+    try:
+        data = extract_json_object(content)
+    except ValueError as exc:
+        return {}, dict.fromkeys(sections, str(exc))
+    values: SectionValues = {}
+    errors: dict[SectionName, str] = {}
+    for section in sections:
+        fields: dict[str, Any] = {}
+        problems: list[str] = []
+        for name in SECTION_FIELDS[section]:
+            if name not in data:
+                problems.append(f"{name}: missing")
+                continue
+            try:
+                fields[name] = _ADAPTERS[name].validate_python(data[name])
+            except ValidationError as exc:
+                problems.extend(_describe(name, exc))
+        if problems:
+            errors[section] = "; ".join(problems)[:MAX_ERROR_CHARS]
+        else:
+            values[section] = fields
+    return values, errors
+
+
+def _describe(name: str, exc: ValidationError) -> list[str]:
+    # Location and message only: pydantic's own text would echo the (untrusted) input.
+    out = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in (name, *error["loc"]))
+        out.append(f"{where}: {error['msg']}")
+    return out
+
+
+def answer_keys(sections: tuple[SectionName, ...]) -> str:
+    """The keys to return and their shapes, tersely: ``a, b[{c,d}], e{f,g}, h[str]``.
+
+    Generated from `LLMAnswer`'s JSON schema (so it never drifts from the validator) and
+    about a third cheaper in tokens than a JSON example.
+    """
+    schema = LLMAnswer.model_json_schema()
+    defs = schema.get("$defs", {})
+    wanted = [name for section in sections for name in SECTION_FIELDS[section]]
+    return ", ".join(name + _shape(schema["properties"][name], defs) for name in wanted)
+
+
+def _shape(node: dict[str, Any], defs: dict[str, Any]) -> str:
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    kind = node.get("type")
+    if kind == "object":
+        return "{" + ",".join(node.get("properties", {})) + "}"
+    if kind == "array":
+        inner = _shape(node.get("items", {}), defs)
+        return f"[{inner or 'str'}]"
+    return ""
