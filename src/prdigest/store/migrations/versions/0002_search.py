@@ -42,8 +42,7 @@ CREATE TABLE pr_search (
 """
 
 _FEED_INDEX = (
-    "CREATE INDEX ix_pull_requests_feed_order ON pull_requests "
-    "(repository_id, coalesce(merged_at, created_at), number)"
+    "CREATE INDEX ix_pull_requests_feed_order ON pull_requests (repository_id, coalesce(merged_at, created_at), number)"
 )
 
 

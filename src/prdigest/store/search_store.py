@@ -1,0 +1,354 @@
+"""Full-text search over titles, bodies, comments and report text.
+
+SQLite uses the FTS5 table ``pr_search`` (rowid = pull_requests.id); PostgreSQL a table with
+a generated ``tsvector`` under a GIN index, queried with ``plainto_tsquery('simple', ...)``.
+Both are created by migration 0002.
+
+Chinese, Japanese and Korean text has no spaces between words, so neither tokenizer can
+find a word inside a run of CJK characters. Indexed text and queries are therefore
+*segmented*: every CJK character becomes its own token, and a query term becomes a phrase of
+them, so "风险" finds "存在风险的改动".
+
+Each row carries a ``stamp`` (record hash, facts cache key, narratives marker); `reindex`
+rebuilds only rows whose stamp differs, so calling it at every start is cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, text
+
+from prdigest.models.facts import Facts
+from prdigest.models.narrative import Narrative
+from prdigest.models.pullrequest import PullRequest
+from prdigest.store.store import Store
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_CHAR = re.compile(f"([{_CJK}])")
+# A space set by `segment` between two CJK characters, a snippet marker possibly in between.
+_CJK_GAP = re.compile(f"(?<=[{_CJK}]) (?=[\x02\x03]?[{_CJK}])|(?<=[{_CJK}][\x02\x03]) (?=[{_CJK}])")
+_WORDISH = re.compile(r"\w", re.UNICODE)
+_BATCH = 200
+# Snippet markers: control characters never kept in indexed text (see `_clean`).
+MARK_START = "\x02"
+MARK_END = "\x03"
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+MAX_QUERY_TERMS = 16
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    repository: str
+    number: int
+    title: str
+    state: str
+    verdict: str | None
+    merged_at: datetime | None
+    created_at: datetime | None
+    snippet: str  # plain text with MARK_START / MARK_END around matches; escape before display
+
+
+@dataclass(frozen=True)
+class ReindexStats:
+    indexed: int
+    removed: int
+    current: int
+
+
+def segment(value: str) -> str:
+    """Put spaces around every CJK character so each is a token of its own."""
+    return _CJK_CHAR.sub(r" \1 ", value)
+
+
+def unsegment(value: str) -> str:
+    """Undo `segment` for display (spaces between two CJK characters)."""
+    return _CJK_GAP.sub("", re.sub(r" {2,}", " ", value)).strip()
+
+
+def _clean(value: str) -> str:
+    # Lone surrogates (from odd JSON escapes) cannot be encoded; control chars would break
+    # PostgreSQL text (NUL) or clash with the snippet markers.
+    safe = value.encode("utf-8", "replace").decode("utf-8")
+    return _CONTROL.sub(" ", safe)
+
+
+def fts5_query(query: str) -> str | None:
+    """A user's words as an FTS5 query: every term a quoted phrase, terms ANDed.
+
+    Quoting makes FTS5 operators (``AND``, ``NEAR``, ``*``, ``:``, parentheses) plain words,
+    so no input is a syntax error. Returns None when nothing searchable is left.
+    """
+    phrases: list[str] = []
+    for term in _clean(query).split()[:MAX_QUERY_TERMS]:
+        if not _WORDISH.search(term):
+            continue
+        phrases.append('"' + segment(term).strip().replace('"', '""') + '"')
+    return " ".join(phrases) if phrases else None
+
+
+def postgres_query(query: str) -> str | None:
+    """The text handed to ``plainto_tsquery('simple', ...)``, or None when nothing is left."""
+    terms = [t for t in _clean(query).split()[:MAX_QUERY_TERMS] if _WORDISH.search(t)]
+    return segment(" ".join(terms)) if terms else None
+
+
+# --- building documents -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchDocument:
+    title: str
+    body: str
+    comments: str
+    report: str
+
+
+def build_document(pr: PullRequest, facts: Facts | None, narratives: Sequence[Narrative]) -> SearchDocument:
+    """The searchable text of one PR (segmented, cleaned)."""
+    comments: list[str] = [c.body for c in pr.comments]
+    comments += [r.body for r in pr.reviews if r.body]
+    comments += [c.body for thread in pr.review_threads for c in thread.comments]
+    report: list[str] = []
+    if facts is not None:
+        report += [f"{t.tag} {t.label_zh} {t.label_en}" for t in facts.risks.tags]
+        report += [r.detail for r in facts.verdict.reasons]
+        report += [f.path for f in facts.files.files if f.is_key]
+        report += [s.name for s in facts.symbols.symbols]
+    for narrative in narratives:
+        report += [narrative.feed_title, narrative.one_line, narrative.recommendation, narrative.motivation]
+        report += [narrative.feed_paragraph, *narrative.risks]
+        report += [f"{step.title} {step.detail}" for step in narrative.implementation]
+    return SearchDocument(
+        title=segment(_clean(pr.title)),
+        body=segment(_clean(pr.body)),
+        comments=segment(_clean("\n".join(comments))),
+        report=segment(_clean("\n".join(x for x in report if x))),
+    )
+
+
+# --- keeping the index current ------------------------------------------------------------
+
+
+def _is_sqlite(store: Store) -> bool:
+    return store.engine.dialect.name == "sqlite"
+
+
+def _stamp_query(store: Store, repository: str | None, number: int | None) -> Any:
+    search_key = "s.rowid" if _is_sqlite(store) else "s.pull_request_id"
+    where = []
+    if repository is not None:
+        where.append("r.full_name = :repository")
+    if number is not None:
+        where.append("p.number = :number")
+    clause = ("WHERE " + " AND ".join(where)) if where else ""
+    return text(
+        f"""
+        SELECT p.id, p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
+        FROM pull_requests p
+        JOIN repositories r ON r.id = p.repository_id
+        LEFT JOIN facts f ON f.pull_request_id = p.id
+        LEFT JOIN (SELECT pull_request_id, COUNT(*) AS count, MAX(id) AS last_id
+                   FROM narratives GROUP BY pull_request_id) n ON n.pull_request_id = p.id
+        LEFT JOIN pr_search s ON {search_key} = p.id
+        {clause}
+        ORDER BY p.id
+        """
+    )
+
+
+def _stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:
+    return f"{record_hash[:32]}:{facts_key or '-'}:{count or 0}.{last_id or 0}"
+
+
+def reindex(store: Store, repository: str | None = None) -> ReindexStats:
+    """Bring the search index up to date (all repositories, or one); drop orphan rows."""
+    return _reindex(store, repository, None)
+
+
+def index_pr(store: Store, repo: str, number: int) -> None:
+    """Refresh one PR's search row (after sync, analysis or narration)."""
+    _reindex(store, repo, number)
+
+
+def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+    params: dict[str, Any] = {}
+    if repository is not None:
+        params["repository"] = repository
+    if number is not None:
+        params["number"] = number
+    with store.engine.connect() as connection:
+        rows = connection.execute(_stamp_query(store, repository, number), params).all()
+    stale: list[tuple[int, str]] = []
+    current = 0
+    for row in rows:
+        stamp = _stamp(str(row[1]), row[2], row[3], row[4])
+        if row[5] == stamp:
+            current += 1
+        else:
+            stale.append((int(row[0]), stamp))
+    for start in range(0, len(stale), _BATCH):
+        _write_batch(store, stale[start : start + _BATCH])
+    removed = _remove_orphans(store) if number is None else 0
+    return ReindexStats(indexed=len(stale), removed=removed, current=current)
+
+
+def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, str | None, list[str]]]:
+    found: dict[int, tuple[str, str | None, list[str]]] = {}
+    rows = connection.execute(
+        text(
+            "SELECT p.id, p.record, f.body FROM pull_requests p "
+            "LEFT JOIN facts f ON f.pull_request_id = p.id WHERE p.id IN :ids"
+        ).bindparams(bindparam("ids", expanding=True)),
+        {"ids": ids},
+    )
+    for row in rows:
+        found[int(row[0])] = (str(row[1]), row[2], [])
+    narrative_rows = connection.execute(
+        text("SELECT pull_request_id, body FROM narratives WHERE pull_request_id IN :ids ORDER BY id").bindparams(
+            bindparam("ids", expanding=True)
+        ),
+        {"ids": ids},
+    )
+    for row in narrative_rows:
+        if int(row[0]) in found:
+            found[int(row[0])][2].append(str(row[1]))
+    return found
+
+
+def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
+    ids = [pr_id for pr_id, _stamp_value in batch]
+    with store.engine.begin() as connection:
+        loaded = _load_batch(connection, ids)
+        values: list[dict[str, Any]] = []
+        for pr_id, stamp in batch:
+            if pr_id not in loaded:
+                continue
+            record, facts_body, narrative_bodies = loaded[pr_id]
+            document = build_document(
+                PullRequest.model_validate_json(record),
+                None if facts_body is None else Facts.model_validate_json(facts_body),
+                [Narrative.model_validate_json(body) for body in narrative_bodies],
+            )
+            values.append(
+                {
+                    "id": pr_id,
+                    "stamp": stamp,
+                    "title": document.title,
+                    "body": document.body,
+                    "comments": document.comments,
+                    "report": document.report,
+                }
+            )
+        _replace_rows(store, connection, ids, values)
+
+
+def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:
+    rows = list(values)
+    key = "rowid" if _is_sqlite(store) else "pull_request_id"
+    connection.execute(
+        text(f"DELETE FROM pr_search WHERE {key} IN :ids").bindparams(bindparam("ids", expanding=True)),
+        {"ids": ids},
+    )
+    if rows:
+        connection.execute(
+            text(
+                f"INSERT INTO pr_search ({key}, stamp, title, body, comments, report) "
+                "VALUES (:id, :stamp, :title, :body, :comments, :report)"
+            ),
+            rows,
+        )
+
+
+def _remove_orphans(store: Store) -> int:
+    if not _is_sqlite(store):
+        return 0  # PostgreSQL rows go with their PR (ON DELETE CASCADE)
+    with store.engine.begin() as connection:
+        result = connection.execute(text("DELETE FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests)"))
+        return int(result.rowcount or 0)
+
+
+# --- querying -----------------------------------------------------------------------------
+
+
+def search(
+    store: Store, query: str, *, repository: str | None = None, limit: int = 20, offset: int = 0
+) -> list[SearchHit]:
+    """PRs matching every word of `query`, best first; [] when the query has no words."""
+    if _is_sqlite(store):
+        match = fts5_query(query)
+        if match is None:
+            return []
+        sql = _SQLITE_SEARCH
+    else:
+        match = postgres_query(query)
+        if match is None:
+            return []
+        sql = _POSTGRES_SEARCH
+    repo_clause = "AND r.full_name = :repository" if repository is not None else ""
+    statement = text(sql.format(repo_clause=repo_clause, window=RANK_WINDOW))
+    params: dict[str, Any] = {"match": match, "limit": limit, "offset": offset}
+    if repository is not None:
+        params["repository"] = repository
+    with store.engine.connect() as connection:
+        rows = connection.execute(statement, params).all()
+    return [
+        SearchHit(
+            repository=str(row.full_name),
+            number=int(row.number),
+            title=str(row.title),
+            state=str(row.state),
+            verdict=row.verdict,
+            merged_at=row.merged_at,
+            created_at=row.created_at,
+            snippet=unsegment(str(row.snip or "")),
+        )
+        for row in rows
+    ]
+
+
+# Relevance (bm25; weights favour the title, then report text, body, comments) is ranked
+# among the newest RANK_WINDOW matches: ranking every match of a common word costs time
+# proportional to the corpus, and a reader looks for recent work first.
+RANK_WINDOW = 500
+
+_SQLITE_SEARCH = """
+WITH window AS (
+    SELECT pr_search.rowid AS id, bm25(pr_search, 8.0, 2.0, 1.0, 3.0) AS score
+    FROM pr_search
+    JOIN pull_requests p ON p.id = pr_search.rowid
+    JOIN repositories r ON r.id = p.repository_id
+    WHERE pr_search MATCH :match {repo_clause}
+    ORDER BY pr_search.rowid DESC
+    LIMIT {window}
+), best AS (
+    SELECT id, score FROM window ORDER BY score, id DESC LIMIT :limit OFFSET :offset
+)
+SELECT r.full_name, p.number, p.title, p.state, p.merged_at, p.created_at, f.verdict,
+       snippet(pr_search, -1, char(2), char(3), '…', 16) AS snip
+FROM best
+JOIN pr_search ON pr_search.rowid = best.id
+JOIN pull_requests p ON p.id = best.id
+JOIN repositories r ON r.id = p.repository_id
+LEFT JOIN facts f ON f.pull_request_id = p.id
+WHERE pr_search MATCH :match
+ORDER BY best.score, p.id DESC
+"""
+
+_POSTGRES_SEARCH = """
+SELECT r.full_name, p.number, p.title, p.state, p.merged_at, p.created_at, f.verdict,
+       ts_headline('simple', s.title || ' ' || s.body || ' ' || s.report, q.query,
+                   'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=30, MinWords=10') AS snip
+FROM pr_search s
+CROSS JOIN (SELECT plainto_tsquery('simple', :match) AS query) q
+JOIN pull_requests p ON p.id = s.pull_request_id
+JOIN repositories r ON r.id = p.repository_id
+LEFT JOIN facts f ON f.pull_request_id = p.id
+WHERE s.document @@ q.query {repo_clause}
+ORDER BY ts_rank(s.document, q.query) DESC, p.id DESC
+LIMIT :limit OFFSET :offset
+"""

@@ -1,0 +1,49 @@
+"""`create_app`: the read-only web UI and JSON API over one store.
+
+Configuration comes in as arguments; per-app state (caches, the template renderer) lives
+on ``app.state.web``. Every page has a JSON twin (same URL + ``.json``, or
+``Accept: application/json``); only the ``.json`` routes are in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from starlette.staticfiles import StaticFiles
+
+from prdigest import __version__
+from prdigest.config import Settings
+from prdigest.store.store import Store
+from prdigest.web import routes_atom, routes_feed, routes_report, routes_repos, routes_search
+from prdigest.web.context import WebContext, WebOptions
+from prdigest.web.errors import install_error_handlers
+from prdigest.web.security import SecurityHeadersMiddleware
+from prdigest.web.templating import Renderer, make_environment
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+__all__ = ["WebOptions", "create_app"]
+
+
+def create_app(store: Store, settings: Settings | None = None, options: WebOptions | None = None) -> FastAPI:
+    app = FastAPI(
+        title="prdigest",
+        version=__version__,
+        description="Read-only API over analyzed pull requests: feeds, reports, lineage and search.",
+        docs_url=None,  # the Swagger page needs inline script, which the CSP forbids
+        redoc_url=None,
+    )
+    app.state.web = WebContext(
+        store=store,
+        settings=settings or Settings(),
+        options=options or WebOptions(),
+        renderer=Renderer(make_environment()),
+    )
+    install_error_handlers(app)
+    # Order matters: the .json routes are registered before the HTML routes they shadow.
+    for module in (routes_repos, routes_search, routes_atom, routes_report, routes_feed):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(SecurityHeadersMiddleware)
+    return app

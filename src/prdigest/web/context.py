@@ -1,0 +1,78 @@
+"""Per-application state handed to the routes (no module-level globals)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar, cast
+
+from starlette.requests import Request
+
+from prdigest.config import Settings
+from prdigest.store.store import Store
+from prdigest.web.templating import Renderer
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    page_size: int = 30
+    search_page_size: int = 20
+    report_cache_size: int = 512
+    facet_ttl_seconds: float = 300.0
+    # Reports missing a narrative get the extractive one on first view; the configured LLM
+    # is called from a page view only when this is set (it is slow and may cost money).
+    narrate_with_llm: bool = False
+
+
+class BoundedCache(Generic[K, V]):
+    """A small thread-safe LRU map with an optional time to live."""
+
+    def __init__(self, size: int, ttl: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self._size = size
+        self._ttl = ttl
+        self._clock = clock
+        self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            stored_at, value = found
+            if self._ttl is not None and self._clock() - stored_at > self._ttl:
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = (self._clock(), value)
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+@dataclass
+class WebContext:
+    store: Store
+    settings: Settings
+    options: WebOptions
+    renderer: Renderer
+    report_cache: BoundedCache[object, object] = field(init=False)
+    facet_cache: BoundedCache[str, object] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.report_cache = BoundedCache(self.options.report_cache_size)
+        self.facet_cache = BoundedCache(256, ttl=self.options.facet_ttl_seconds)
+
+
+def web_context(request: Request) -> WebContext:
+    return cast(WebContext, request.app.state.web)

@@ -1,0 +1,112 @@
+"""A repository's reading feed: ``/repos/{owner}/{name}`` (+ ``.json``), filtered and paged."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from starlette.responses import JSONResponse, Response
+
+from prdigest.web.context import WebContext, web_context
+from prdigest.web.errors import ERROR_RESPONSES
+from prdigest.web.negotiation import wants_json
+from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
+from prdigest.web.queries import facets, feed_page
+from prdigest.web.schemas import FacetValue, FeedItem, FeedPage
+from prdigest.web.templating import pr_path, repo_path, with_query
+
+router = APIRouter()
+
+
+def _facets(context: WebContext, repository: str) -> tuple[list[FacetValue], list[FacetValue]]:
+    # Counting labels walks the whole repository: cached for a few minutes, not per page view.
+    cached = context.facet_cache.get(repository)
+    if isinstance(cached, tuple):
+        return cached
+    found = facets(context.store, repository)
+    context.facet_cache.put(repository, found)
+    return found
+
+
+def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPage:
+    size = context.options.page_size
+    rows, labels = feed_page(
+        context.store, repository, query.filters, query.lang, limit=size + 1, offset=(query.page - 1) * size
+    )
+    risks, modules = _facets(context, repository)
+    items = [
+        FeedItem(
+            repository=repository,
+            number=row.number,
+            title=row.title,
+            state=row.state,
+            author=row.author,
+            date=row.date,
+            verdict=row.verdict,
+            score=row.score,
+            risk_tags=[v for k, v in labels.get(row.pull_request_id, []) if k == "risk"],
+            modules=[v for k, v in labels.get(row.pull_request_id, []) if k == "module"],
+            feed_title=row.feed_title,
+            feed_paragraph=row.feed_paragraph,
+            reason=row.reason,
+            additions=row.additions,
+            deletions=row.deletions,
+            url=with_query(pr_path(repository, row.number), lang=query.lang),
+        )
+        for row in rows[:size]
+    ]
+    return FeedPage(
+        repository=repository,
+        lang=query.lang,
+        filters=query.filters,
+        page=query.page,
+        per_page=size,
+        has_next=len(rows) > size,
+        items=items,
+        risk_tags=risks,
+        modules=modules,
+        atom_url=with_query(repo_path(repository) + "/feed.atom", lang=query.lang),
+    )
+
+
+def page_link(page: FeedPage, number: int) -> str:
+    f = page.filters
+    return with_query(
+        repo_path(page.repository),
+        verdict=f.verdict,
+        risk=f.risk,
+        module=f.module,
+        author=f.author,
+        since=f.since,
+        until=f.until,
+        lang=page.lang,
+        page=number if number > 1 else None,
+    )
+
+
+@router.get(
+    "/repos/{owner}/{name}.json", response_model=FeedPage, responses=ERROR_RESPONSES, summary="A repository's feed"
+)
+def feed_json(
+    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
+) -> FeedPage:
+    return load_feed(web_context(request), f"{owner}/{name}", query)
+
+
+@router.get("/repos/{owner}/{name}", include_in_schema=False)
+def feed_html(
+    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
+) -> Response:
+    context = web_context(request)
+    page = load_feed(context, f"{owner}/{name}", query)
+    if wants_json(request):
+        return JSONResponse(page.model_dump(mode="json"))
+    return context.renderer.page(
+        "feed.html",
+        lang=page.lang,
+        page=page,
+        path=repo_path(page.repository),
+        previous_url=page_link(page, page.page - 1) if page.page > 1 else None,
+        next_url=page_link(page, page.page + 1) if page.has_next else None,
+        lang_url={lang: page_link(page.model_copy(update={"lang": lang}), page.page) for lang in ("zh", "en")},
+    )

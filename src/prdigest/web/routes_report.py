@@ -1,0 +1,134 @@
+"""A PR's report (full/brief, zh/en) and its lineage chain, each with a JSON twin."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from markupsafe import Markup
+from starlette.responses import JSONResponse, Response
+
+from prdigest.web.context import WebContext, web_context
+from prdigest.web.errors import ERROR_RESPONSES
+from prdigest.web.lineage_view import lineage
+from prdigest.web.markdown import render_markdown
+from prdigest.web.negotiation import wants_json
+from prdigest.web.params import LangParam, LengthParam, NameParam, NumberParam, OwnerParam
+from prdigest.web.queries import report_stamp
+from prdigest.web.report_view import build_report_page
+from prdigest.web.schemas import Lang, Length, LineagePage, ReportPage
+from prdigest.web.templating import pr_path, repo_path, with_query
+
+router = APIRouter()
+
+
+def load_report(context: WebContext, repository: str, number: int, lang: Lang, length: Length) -> ReportPage:
+    return load_report_with_html(context, repository, number, lang, length)[0]
+
+
+def load_report_with_html(
+    context: WebContext, repository: str, number: int, lang: Lang, length: Length
+) -> tuple[ReportPage, Markup]:
+    """The report and its sanitized HTML, cached on everything they are built from."""
+    key = (report_stamp(context.store, repository, number), lang, length)
+    cached = context.report_cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    llm = context.settings.llm if context.options.narrate_with_llm else None
+    page = build_report_page(context.store, llm, repository, number, lang, length)
+    result = (page, render_markdown(page.markdown))
+    # Facts or prose may have been computed just now: key on the state after building.
+    context.report_cache.put((report_stamp(context.store, repository, number), lang, length), result)
+    return result
+
+
+@router.get(
+    "/repos/{owner}/{name}/pulls/{number}.json",
+    response_model=ReportPage,
+    responses=ERROR_RESPONSES,
+    summary="A pull request's report",
+)
+def report_json(
+    request: Request,
+    owner: OwnerParam,
+    name: NameParam,
+    number: NumberParam,
+    lang: LangParam = "zh",
+    length: LengthParam = "full",
+) -> ReportPage:
+    return load_report(web_context(request), f"{owner}/{name}", number, lang, length)
+
+
+@router.get("/repos/{owner}/{name}/pulls/{number}", include_in_schema=False)
+def report_html(
+    request: Request,
+    owner: OwnerParam,
+    name: NameParam,
+    number: NumberParam,
+    lang: LangParam = "zh",
+    length: LengthParam = "full",
+) -> Response:
+    context = web_context(request)
+    page, html = load_report_with_html(context, f"{owner}/{name}", number, lang, length)
+    if wants_json(request):
+        return JSONResponse(page.model_dump(mode="json"))
+    here = pr_path(page.repository, page.number)
+    return context.renderer.page(
+        "report.html",
+        lang=lang,
+        page=page,
+        body=html,
+        path=here,
+        feed_url=with_query(repo_path(page.repository), lang=lang),
+        lineage_url=with_query(here + "/lineage", lang=lang),
+        switch={
+            "zh": with_query(here, lang="zh", length=length),
+            "en": with_query(here, lang="en", length=length),
+            "full": with_query(here, lang=lang, length="full"),
+            "brief": with_query(here, lang=lang, length="brief"),
+        },
+    )
+
+
+def load_lineage(context: WebContext, repository: str, number: int, lang: Lang) -> LineagePage:
+    pr_title = report_title(context, repository, number)
+    links = lineage(context.store, repository, number)
+    return LineagePage(repository=repository, number=number, title=pr_title, lang=lang, links=links)
+
+
+def report_title(context: WebContext, repository: str, number: int) -> str:
+    from prdigest.store.facts_store import titles
+
+    found = titles(context.store, repository, [number])
+    if number not in found:
+        from prdigest.errors import NotFound
+
+        raise NotFound(f"no pull request {repository}#{number} in the database")
+    return found[number]
+
+
+@router.get(
+    "/repos/{owner}/{name}/pulls/{number}/lineage.json",
+    response_model=LineagePage,
+    responses=ERROR_RESPONSES,
+    summary="A pull request's lineage chain",
+)
+def lineage_json(
+    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = "zh"
+) -> LineagePage:
+    return load_lineage(web_context(request), f"{owner}/{name}", number, lang)
+
+
+@router.get("/repos/{owner}/{name}/pulls/{number}/lineage", include_in_schema=False)
+def lineage_html(
+    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = "zh"
+) -> Response:
+    context = web_context(request)
+    page = load_lineage(context, f"{owner}/{name}", number, lang)
+    if wants_json(request):
+        return JSONResponse(page.model_dump(mode="json"))
+    return context.renderer.page(
+        "lineage.html",
+        lang=lang,
+        page=page,
+        path=pr_path(page.repository, page.number) + "/lineage",
+        report_url=with_query(pr_path(page.repository, page.number), lang=lang),
+    )

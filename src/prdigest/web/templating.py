@@ -1,0 +1,73 @@
+"""Jinja2 environment (autoescape always on) and the helpers templates use."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+from starlette.responses import HTMLResponse
+
+from prdigest.store.search_store import MARK_END, MARK_START
+from prdigest.web.i18n import words
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+
+def repo_path(repository: str) -> str:
+    return f"/repos/{repository}"
+
+
+def pr_path(repository: str, number: int) -> str:
+    return f"/repos/{repository}/pulls/{number}"
+
+
+def with_query(path: str, **params: object) -> str:
+    """``path?k=v`` with empty values dropped, values URL-encoded."""
+    kept = {k: str(v) for k, v in params.items() if v not in (None, "")}
+    return f"{path}?{urlencode(kept)}" if kept else path
+
+
+def short_date(value: datetime | None) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d")
+
+
+def highlight_snippet(snippet: str) -> Markup:
+    """Escape a search snippet, then turn the match markers into <mark>."""
+    escaped = str(Markup.escape(snippet))
+    return Markup(escaped.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
+
+
+def strip_marks(snippet: str) -> str:
+    return snippet.replace(MARK_START, "").replace(MARK_END, "")
+
+
+def make_environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    environment.globals.update(
+        repo_path=repo_path, pr_path=pr_path, with_query=with_query, words=words, short_date=short_date
+    )
+    environment.filters["snippet"] = highlight_snippet
+    return environment
+
+
+class Renderer:
+    """Renders a template into an HTML response."""
+
+    def __init__(self, environment: Environment) -> None:
+        self.environment = environment
+
+    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        lang = context.get("lang", "zh")
+        html = self.environment.get_template(name).render(t=words(lang), **context)
+        return HTMLResponse(html, status_code=status_code)
