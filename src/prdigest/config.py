@@ -65,8 +65,8 @@ def default_config_path(environ: Mapping[str, str]) -> Path:
     explicit = environ.get(CONFIG_ENV_VAR)
     if explicit:
         return Path(explicit).expanduser()
-    base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "prdigest" / "config.toml"
+    base = environ.get("XDG_CONFIG_HOME") or str(Path(environ.get("HOME") or Path.home()) / ".config")
+    return Path(base).expanduser() / "prdigest" / "config.toml"
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

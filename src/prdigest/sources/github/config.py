@@ -7,11 +7,11 @@ through logging or tracebacks of objects that hold it.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prdigest.config import load_settings
 from prdigest.errors import ConfigError
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -29,45 +29,18 @@ class Credentials:
         return bool(self.token)
 
 
-def default_config_path(environ: Mapping[str, str]) -> Path:
-    base = environ.get("XDG_CONFIG_HOME") or str(Path(environ.get("HOME", "~")) / ".config")
-    return Path(base).expanduser() / "prdigest" / "config.toml"
-
-
 def resolve_credentials(config_path: Path | None, environ: Mapping[str, str] | None = None) -> Credentials:
-    """Token from GITHUB_TOKEN, GH_TOKEN, then ``github.token`` of the config file."""
+    """Token from GITHUB_TOKEN, GH_TOKEN, then ``[github] token`` of the config file."""
     env = os.environ if environ is None else environ
     for name in TOKEN_ENV_VARS:
         value = env.get(name, "").strip()
         if value:
             return Credentials(value, name)
-    explicit = config_path is not None
-    path = config_path if config_path is not None else default_config_path(env)
-    if not path.exists():
-        if explicit:
-            raise ConfigError(f"config file not found: {path}")
+    settings = load_settings(env, config_path)
+    token = (settings.github.token or "").strip()
+    if not token:
         return Credentials()
-    token = _token_from_config(path)
-    return Credentials(token, str(path)) if token else Credentials()
-
-
-def _token_from_config(path: Path) -> str | None:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config file {path}: {type(exc).__name__}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        # The decoder's message names the line and column, never the values.
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
-    github = data.get("github", {})
-    if not isinstance(github, dict):
-        raise ConfigError(f"config file {path}: [github] must be a table")
-    token = github.get("token")
-    if token is None:
-        return None
-    if not isinstance(token, str):
-        raise ConfigError(f"config file {path}: github.token must be a string")
-    return token.strip() or None
+    return Credentials(token, str(settings.config_path or "config file"))
 
 
 def resolve_api_url(option: str | None, environ: Mapping[str, str] | None = None) -> str:
