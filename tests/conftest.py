@@ -7,9 +7,15 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 
 PG_URL_ENV = "PRDIGEST_TEST_PG_URL"
+
+# Timing belongs to benchmarks: on a loaded 2-core CI machine a per-example deadline only
+# makes property tests flaky, so it is off; the examples themselves stay the same.
+settings.register_profile("prdigest", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("prdigest")
 
 
 def _postgres_database() -> Iterator[str]:

@@ -1,0 +1,262 @@
+"""Low-level text handling for reference extraction: masking, matching, relation words.
+
+Kept apart from `references` so the patterns can be read (and tested) on their own.
+Everything here is a pure function of its input text; nothing raises on odd input.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from prdigest.models.facts import Relation
+
+# --- masking -----------------------------------------------------------------------------
+# Masked regions are replaced by spaces (newlines kept) so offsets and sentence
+# boundaries of the remaining text stay where they were.
+
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
+_INLINE_CODE = re.compile(r"(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_HTML_ENTITY = re.compile(r"&#(?:\d{1,8}|[xX][0-9a-fA-F]{1,8});")
+_ANY_URL = re.compile(r"https?://[^\s<>()\[\]\"']+")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "".join("\n" if ch == "\n" else " " for ch in match.group(0))
+
+
+def mask_code_and_markup(text: str) -> str:
+    """Blank out code blocks, inline code, HTML comments and numeric entities."""
+    for pattern in (_FENCE, _HTML_COMMENT, _INLINE_CODE, _HTML_ENTITY):
+        text = pattern.sub(_blank, text)
+    return text
+
+
+# --- reference forms -------------------------------------------------------------------
+
+_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})"
+_REPO = r"[A-Za-z0-9._-]{1,100}"
+# Only github.com URLs name PRs/issues unambiguously; the kind comes from the path.
+GITHUB_URL = re.compile(
+    rf"https?://(?:www\.)?github\.com/(?P<owner>{_NAME})/(?P<name>{_REPO})/"
+    r"(?P<kind>pull|pulls|issues)/(?P<num>\d{1,9})(?![\d])"
+)
+CROSS_REPO = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})/(?P<name>{_REPO})#(?P<num>\d{{1,9}})(?![\w-])(?!\.\d)")
+GH_FORM = re.compile(r"(?<![\w/#-])GH-(?P<num>\d{1,9})(?![\w-])(?!\.\d)", re.I)
+# `&` and `/` before `#` mean an entity or a URL fragment, not a reference.
+SHORT_FORM = re.compile(r"(?<![\w&/#-])#(?P<num>\d{1,9})(?![\w-])(?!\.\d)")
+# "Step #2", "option #1": ordinal use of `#`, not a reference.
+_ORDINAL_WORDS = re.compile(
+    r"\b(?:step|option|item|point|phase|round|case|approach|idea|reason|note|question|"
+    r"attempt|try|variant|method|solution|rule|line|row|col|column|rank|gpu|node|worker|no\.?)\s*$",
+    re.I,
+)
+
+REVERTS_COMMIT = re.compile(r"\bThis reverts commit (?P<sha>[0-9a-fA-F]{7,40})\b")
+REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<inner>.*)"\s*$', re.S)
+REAPPLY_TITLE = re.compile(r'^\s*Rea(?:pply|land)\s+"(?P<inner>.*)"\s*$', re.S | re.I)
+
+MAX_NUMBER = 999_999_999
+
+
+@dataclass(frozen=True)
+class RawRef:
+    """One reference as found in a text, before deduplication."""
+
+    owner_name: str | None  # None: the PR's own repository
+    number: int
+    target_kind: str  # pr | issue | unknown
+    start: int
+    end: int
+
+
+def find_raw_refs(text: str) -> list[RawRef]:
+    """Every PR/issue reference in already-masked text, in order of position."""
+    found: list[RawRef] = []
+    # One flag per character: already part of a URL or an earlier reference.
+    occupied = bytearray(len(text))
+
+    def free(start: int, end: int) -> bool:
+        return not any(occupied[start:end])
+
+    def take(start: int, end: int) -> None:
+        occupied[start:end] = b"\x01" * (end - start)
+
+    for match in GITHUB_URL.finditer(text):
+        kind = "issue" if match.group("kind") == "issues" else "pr"
+        owner_name = f"{match.group('owner')}/{match.group('name')}"
+        _add(found, owner_name, match.group("num"), kind, match.start(), match.end())
+        take(match.start(), match.end())
+    # Any other URL may carry `#123` fragments or `/123` paths: never references.
+    for match in _ANY_URL.finditer(text):
+        if free(match.start(), match.end()):
+            take(match.start(), match.end())
+    for match in CROSS_REPO.finditer(text):
+        if free(match.start(), match.end()):
+            owner_name = f"{match.group('owner')}/{match.group('name')}"
+            _add(found, owner_name, match.group("num"), "unknown", match.start(), match.end())
+            take(match.start(), match.end())
+    for pattern in (GH_FORM, SHORT_FORM):
+        for match in pattern.finditer(text):
+            if not free(match.start(), match.end()):
+                continue
+            if _ORDINAL_WORDS.search(text[max(0, match.start() - 20) : match.start()]):
+                continue
+            _add(found, None, match.group("num"), "unknown", match.start(), match.end())
+            take(match.start(), match.end())
+    found.sort(key=lambda ref: ref.start)
+    return found
+
+
+def _add(found: list[RawRef], owner_name: str | None, digits: str, kind: str, start: int, end: int) -> None:
+    number = int(digits)
+    if 1 <= number <= MAX_NUMBER:
+        found.append(RawRef(owner_name, number, kind, start, end))
+
+
+# --- relations ---------------------------------------------------------------------------
+# Each cue is read in the words just before a reference (same clause). When several cues
+# occur, the one closest to the reference wins, so "fixed by #3" beats an earlier "reverts".
+
+_CUES: tuple[tuple[Relation, str], ...] = (
+    ("reverted-by", r"\b(?:reverted|rolled back) (?:by|in|with)\b|被回退|回退于"),
+    ("superseded-by", r"\b(?:superseded|replaced|obsoleted) by\b|被.{0,6}取代"),
+    (
+        "mentions",
+        r"\b(?:fixed|resolved|addressed|closed) (?:by|in)\b|\bduplicate of\b|\bsee(?: also)?\b|\bcf\.|"
+        r"\brelated(?: to)?\b|\bsimilar to\b|\bsame as\b|\bper\b|参见|详见",
+    ),
+    ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|回退|撤销"),
+    (
+        "restores",
+        r"\brestor(?:e|es|ed|ing)\b|\bre-?land(?:s|ed|ing)?\b|\bre-?appl(?:y|ies|ied|ying)\b|"
+        r"\bbring(?:s|ing)? back\b|\bre-?introduc(?:e|es|ed|ing)\b|恢复|重新引入",
+    ),
+    (
+        "fixes",
+        r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b(?:\s+(?:issue|bug|pr|for))?\s*:?|修复|解决|关闭",
+    ),
+    (
+        "root-cause-in",
+        r"\broot[- ]caused?\b|\bcaused by\b|\bregress(?:ion|ed)? (?:from|of|in|by|since|caused by)\b|"
+        r"\bintroduced (?:in|by)\b|\bbroken (?:by|in|since)\b|\bbroke in\b|根因|引入",
+    ),
+    (
+        "follow-up-to",
+        r"\bfollow[- ]?ups? (?:to|of|on|for)\b|\bfollow[- ]?ups?\b|\bcontinuation of\b|"
+        r"\bbuilds? (?:up)?on\b|\bextends\b|后续|延续",
+    ),
+    ("supersedes", r"\bsupersed(?:e|es|ing)\b|\breplac(?:e|es|ing)\b|\bobsoletes\b|取代"),
+    ("alternative-to", r"\balternative (?:to|of|for)\b|\binstead of\b|替代"),
+    (
+        "depends-on",
+        r"\bdepends? (?:up)?on\b|\brequires\b|\bblocked (?:by|on)\b|\bstacked on\b|"
+        r"\bneeds? .{0,20}\bfirst\b|依赖于?",
+    ),
+)
+_CUE_PATTERNS = tuple((relation, re.compile(cue, re.I)) for relation, cue in _CUES)
+
+# Dedup strength: the more specific statement wins over the vaguer one.
+RELATION_STRENGTH: dict[Relation, int] = {
+    "reverts": 10,
+    "restores": 9,
+    "fixes": 8,
+    "root-cause-in": 7,
+    "reverted-by": 6,
+    "supersedes": 5,
+    "superseded-by": 5,
+    "depends-on": 4,
+    "follow-up-to": 3,
+    "alternative-to": 2,
+    "mentions": 0,
+}
+
+# Only separators between two references: the second inherits the first's relation
+# ("Fixes #1, #2 and #3").
+_LIST_GLUE = re.compile(r"^[\s,;/&+]*(?:(?:and|or|und|et|和|及|与|、)[\s,]*)?$", re.I)
+_THIRD_PARTY_VERB = re.compile(
+    r"^\s*(?:\w+\s+){0,2}(?:reverted|fixed|restored|closed|resolved|replaced|superseded|introduced|"
+    r"broke|re-?landed|added|removed|caused)\s*$",
+    re.I,
+)
+_CUE_WINDOW = 80  # a cue further than this from the reference is about something else
+_CLAUSE_BREAK = re.compile(r"[.!?;:\n。！？；]\s|\n|[。！？；]")
+
+
+def relation_before(text: str, ref: RawRef, previous: RawRef | None, previous_relation: Relation) -> Relation:
+    """The relation a clause states for `ref`, from the words just before it."""
+    clause_start = 0
+    for match in _CLAUSE_BREAK.finditer(text, max(0, ref.start - 120), ref.start):
+        clause_start = match.end()
+    clause_start = max(clause_start, ref.start - _CUE_WINDOW)
+    if previous is not None and previous.end > clause_start:
+        between = text[previous.end : ref.start]
+        if _LIST_GLUE.match(between):
+            return previous_relation
+        # "#A reverted #B": a past-tense verb right after A tells A's relation to B, not ours.
+        if _THIRD_PARTY_VERB.match(between):
+            return "mentions"
+        clause_start = previous.end
+    prefix = text[clause_start : ref.start]
+    best: tuple[int, int, Relation] | None = None
+    for relation, pattern in _CUE_PATTERNS:
+        for match in pattern.finditer(prefix):
+            key = (match.end(), match.end() - match.start(), relation)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return best[2] if best else "mentions"
+
+
+# --- evidence ----------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9#\"'(\[])|[。！？]|\n\s*\n|\n(?=\s*[-*+>]|\s*\d+[.)])")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class SentenceBounds:
+    """Sentence separators of one text, as sorted start and end offsets."""
+
+    starts: list[int]
+    ends: list[int]
+
+
+def sentence_bounds(text: str) -> SentenceBounds:
+    spans = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+    return SentenceBounds([a for a, _ in spans], [b for _, b in spans])
+
+
+def sentence_around(text: str, start: int, end: int, limit: int = 160, bounds: SentenceBounds | None = None) -> str:
+    """The sentence containing [start, end), whitespace-collapsed and cut to `limit`.
+
+    Pass `bounds` (from `sentence_bounds`) when asking about many spans of one text.
+    """
+    if bounds is None:
+        bounds = sentence_bounds(text)
+    index = bisect_right(bounds.ends, start)
+    begin = bounds.ends[index - 1] if index > 0 else 0
+    after = bisect_left(bounds.starts, end)
+    finish = len(text)
+    if after < len(bounds.starts):
+        finish = bounds.starts[after] + (1 if text[bounds.starts[after]] in "。！？" else 0)
+    # Only the neighbourhood can be shown: cut before collapsing, so long texts stay cheap.
+    begin = max(begin, start - 4 * limit)
+    finish = min(finish, end + 4 * limit)
+    return shorten_around(text[begin:finish], start - begin, limit)
+
+
+def shorten_around(sentence: str, offset: int, limit: int) -> str:
+    """Collapse whitespace and cut to `limit` chars, keeping the part around `offset`."""
+    head = _SPACES.sub(" ", sentence[:offset]).lstrip()
+    tail = _SPACES.sub(" ", sentence[offset:]).rstrip()
+    whole = head + tail
+    if len(whole) <= limit:
+        return whole
+    keep_before = min(len(head), limit // 3)
+    cut_start = len(head) - keep_before
+    piece = whole[cut_start : cut_start + limit - 2]
+    prefix = "…" if cut_start > 0 else ""
+    suffix = "…" if cut_start + len(piece) < len(whole) else ""
+    return (prefix + piece.strip() + suffix)[: limit + 2]

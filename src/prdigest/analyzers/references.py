@@ -1,0 +1,165 @@
+"""References to other PRs and issues, with the relation the text states.
+
+Sources, in order: title, body, commit messages, conversation comments, review bodies,
+review comments, then the record's ``closing_issues``. Forms: ``#N``, ``OWNER/NAME#N``,
+``GH-N`` and github.com ``/pull/N`` / ``/issues/N`` URLs. Code blocks, inline code,
+HTML comments (PR templates) and HTML entities are ignored.
+
+A reference is deduplicated per (repository, number): the strongest relation wins
+(see `RELATION_STRENGTH`), with the evidence of its first occurrence; self-references
+are dropped. ``Revert "..."`` titles and commit subjects mark the references inside the
+quotes as reverted; ``This reverts commit SHA`` fills ``reverted_commits``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.reference_patterns import (
+    REAPPLY_TITLE,
+    RELATION_STRENGTH,
+    REVERT_TITLE,
+    REVERTS_COMMIT,
+    RawRef,
+    find_raw_refs,
+    mask_code_and_markup,
+    relation_before,
+    sentence_around,
+    sentence_bounds,
+)
+from prdigest.analyzers.registry import Analyzer
+from prdigest.models.facts import Reference, ReferencesFacts, Relation
+from prdigest.models.pullrequest import PullRequest
+
+Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue"]
+
+
+@dataclass(frozen=True)
+class _Text:
+    where: Where
+    text: str
+    # Set for titles and commit subjects: `Revert "..."` / `Reapply "..."` semantics apply.
+    is_subject: bool = False
+
+
+def _texts(pr: PullRequest) -> Iterator[_Text]:
+    yield _Text("title", pr.title, is_subject=True)
+    yield _Text("body", pr.body)
+    for commit in pr.commits:
+        subject, _, rest = commit.message.partition("\n")
+        # Merge commits ("Merge pull request #N from ...", "Merge branch main") cite main's PRs.
+        if subject.startswith("Merge "):
+            continue
+        yield _Text("commit", subject, is_subject=True)
+        yield _Text("commit", rest)
+    for comment in pr.comments:
+        yield _Text("comment", comment.body)
+    for review in pr.reviews:
+        yield _Text("review", review.body)
+    for thread in pr.review_threads:
+        for review_comment in thread.comments:
+            yield _Text("review", review_comment.body)
+
+
+def references_in_text(
+    text: str, own_repository: str, where: Where = "body", is_subject: bool = False
+) -> list[Reference]:
+    """Every reference in one text, in order, not deduplicated (self-references kept)."""
+    masked = mask_code_and_markup(text)
+    raw = find_raw_refs(masked)
+    quoted_relation, quoted_span = _subject_relation(masked) if is_subject else (None, (0, 0))
+    found: list[Reference] = []
+    bounds = sentence_bounds(masked) if raw else None
+    previous: RawRef | None = None
+    previous_relation: Relation = "mentions"
+    for ref in raw:
+        relation: Relation
+        if quoted_relation is not None and quoted_span[0] <= ref.start < quoted_span[1]:
+            relation = quoted_relation
+        else:
+            relation = relation_before(masked, ref, previous, previous_relation)
+        found.append(
+            Reference(
+                repository=ref.owner_name or own_repository,
+                number=ref.number,
+                target_kind=_kind(ref.target_kind),
+                relation=relation,
+                where="git-revert" if quoted_relation == "reverts" and where == "commit" else where,
+                evidence=sentence_around(masked, ref.start, ref.end, bounds=bounds),
+            )
+        )
+        previous, previous_relation = ref, relation
+    return found
+
+
+def _subject_relation(subject: str) -> tuple[Relation | None, tuple[int, int]]:
+    for pattern, relation in ((REVERT_TITLE, "reverts"), (REAPPLY_TITLE, "restores")):
+        match = pattern.match(subject)
+        if match:
+            rel: Relation = "reverts" if relation == "reverts" else "restores"
+            return rel, match.span("inner")
+    return None, (0, 0)
+
+
+def _kind(value: str) -> Literal["pr", "issue", "unknown"]:
+    if value == "pr":
+        return "pr"
+    if value == "issue":
+        return "issue"
+    return "unknown"
+
+
+def reverted_commit_shas(pr: PullRequest) -> list[str]:
+    """SHAs named by git's ``This reverts commit SHA.`` lines in the body and commits."""
+    shas: list[str] = []
+    for text in (pr.body, *(c.message for c in pr.commits)):
+        for match in REVERTS_COMMIT.finditer(text):
+            sha = match.group("sha").lower()
+            if sha not in shas:
+                shas.append(sha)
+    return shas
+
+
+def extract_references(pr: PullRequest) -> ReferencesFacts:
+    """All references of a PR, deduplicated, strongest relation first-evidence kept."""
+    merged: dict[tuple[str, int], Reference] = {}
+    order: list[tuple[str, int]] = []
+    candidates: list[Reference] = []
+    for item in _texts(pr):
+        if item.text:
+            candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject))
+    candidates.extend(
+        Reference(
+            repository=pr.repository,
+            number=number,
+            target_kind="issue",
+            relation="fixes",
+            where="closing-issue",
+            evidence=f"GitHub lists #{number} as closed by this PR",
+        )
+        for number in pr.closing_issues
+        if number >= 1
+    )
+    for ref in candidates:
+        key = (ref.repository.lower(), ref.number)
+        if key == (pr.repository.lower(), pr.number):
+            continue
+        current = merged.get(key)
+        if current is None:
+            merged[key] = ref
+            order.append(key)
+            continue
+        stronger = RELATION_STRENGTH[ref.relation] > RELATION_STRENGTH[current.relation]
+        kind = current.target_kind if current.target_kind != "unknown" else ref.target_kind
+        merged[key] = (ref if stronger else current).model_copy(update={"target_kind": kind})
+    return ReferencesFacts(references=[merged[key] for key in order], reverted_commits=reverted_commit_shas(pr))
+
+
+def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
+    return extract_references(pr)
+
+
+ANALYZER = Analyzer(name="references", version="1", run=_run, requires=())

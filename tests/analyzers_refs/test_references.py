@@ -1,0 +1,153 @@
+"""References: every place, every form, relations, code ignored, dedup."""
+
+from __future__ import annotations
+
+from prdigest.analyzers.references import ANALYZER, extract_references, references_in_text
+from prdigest.models.facts import Reference
+from prdigest.models.pullrequest import Comment, Commit, PullRequest, Review, ReviewComment, ReviewThread
+
+REPO = "vllm-project/vllm"
+
+
+def _by_number(refs: list[Reference]) -> dict[int, Reference]:
+    return {r.number: r for r in refs}
+
+
+def test_every_place_and_form_is_found() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=500,
+        title="Fix crash in loader (#101)",
+        body=(
+            "See https://github.com/vllm-project/vllm/pull/102 and "
+            "https://github.com/vllm-project/vllm/issues/103 for context.\n\n"
+            "Also related: pytorch/pytorch#104 and GH-105."
+        ),
+        commits=[Commit(sha="a" * 40, author="x", message="wip\n\nbased on #106")],
+        comments=[Comment(author="rev", body="Is this the same as #107?")],
+        reviews=[Review(author="rev", state="COMMENTED", body="Compare with #108.")],
+        review_threads=[
+            ReviewThread(path="a.py", comments=[ReviewComment(author="rev", body="This duplicates #109.")])
+        ],
+        closing_issues=[110],
+    )
+    refs = _by_number(extract_references(pr).references)
+    assert sorted(refs) == list(range(101, 111))
+    assert refs[101].where == "title"
+    assert refs[102].target_kind == "pr"
+    assert refs[103].target_kind == "issue"
+    assert refs[104].repository == "pytorch/pytorch"
+    assert refs[105].repository == REPO
+    assert refs[106].where == "commit"
+    assert refs[107].where == "comment"
+    assert refs[108].where == "review"
+    assert refs[109].where == "review"
+    assert (refs[110].where, refs[110].relation, refs[110].target_kind) == ("closing-issue", "fixes", "issue")
+
+
+def test_code_blocks_inline_code_entities_and_headings_are_ignored() -> None:
+    body = (
+        "# Title\n\n"
+        "```python\nx = foo()  # see #11\n```\n"
+        "Use `bar(#12)` here. It&#39;s fine &#40; ok.\n"
+        "<!-- FIX #13 (link existing issues this PR will resolve) -->\n"
+        "Step #2 is optional. Color at https://example.com/page#14 too.\n"
+        "Real one: #15."
+    )
+    refs = references_in_text(body, REPO)
+    assert [r.number for r in refs] == [15]
+
+
+def test_relations_stated_near_the_reference() -> None:
+    text = (
+        "Fixes #1, #2 and #3. "
+        "This is a follow-up to #4. "
+        "Supersedes #5. "
+        "Alternative to #6. "
+        "Depends on #7. "
+        "Root cause in #8. "
+        "This restores #9 with a fix. "
+        "Reverted by #10. "
+        "Nothing special about #11. "
+        "Re-lands #12."
+    )
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {
+        1: "fixes",
+        2: "fixes",
+        3: "fixes",
+        4: "follow-up-to",
+        5: "supersedes",
+        6: "alternative-to",
+        7: "depends-on",
+        8: "root-cause-in",
+        9: "restores",
+        10: "reverted-by",
+        11: "mentions",
+        12: "restores",
+    }
+
+
+def test_third_party_relation_is_not_ours() -> None:
+    text = "#43492 temporarily reverted #42540, but #43528 showed the failure persists."
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {43492: "mentions", 42540: "mentions", 43528: "mentions"}
+
+
+def test_revert_title_and_reverted_commit() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=43492,
+        title='Revert "Add humming-kernels support (#42540)"',
+        body="This reverts commit abc1234def.\n\nThe nightly image breaks, see #43480.",
+        commits=[
+            Commit(
+                sha="b" * 40,
+                author="x",
+                message='Revert "Add humming-kernels support (#42540)"\n\nThis reverts commit abc1234def.',
+            )
+        ],
+    )
+    facts = extract_references(pr)
+    refs = _by_number(facts.references)
+    assert refs[42540].relation == "reverts"
+    assert refs[42540].where == "title"  # first evidence kept: the title came first
+    assert refs[43480].relation == "mentions"
+    assert facts.reverted_commits == ["abc1234def"]
+
+
+def test_dedup_keeps_strongest_relation_and_drops_self() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=43530,
+        title="Fix CuPy runtime deps and restore humming",
+        body="Earlier work: #42540. This restores #42540 with the real fix. Self link #43530.",
+        comments=[Comment(author="m", body="see https://github.com/vllm-project/vllm/pull/42540")],
+    )
+    refs = extract_references(pr).references
+    assert [r.number for r in refs] == [42540]
+    assert refs[0].relation == "restores"
+    assert "restores #42540" in refs[0].evidence
+    assert refs[0].target_kind == "pr"  # learned from the URL occurrence
+
+
+def test_evidence_is_the_sentence_and_short() -> None:
+    long_tail = "word " * 80
+    text = f"First sentence here. The crash is caused by #77 in the loader {long_tail}. Last."
+    (ref,) = references_in_text(text, REPO)
+    assert ref.relation == "root-cause-in"
+    assert ref.evidence.startswith("The crash is caused by #77")
+    assert len(ref.evidence) <= 162
+    assert "First sentence" not in ref.evidence
+
+
+def test_merge_commits_are_skipped_and_analyzer_metadata() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=9,
+        title="t",
+        commits=[Commit(sha="c" * 40, author="x", message="Merge pull request #8 from x/y")],
+    )
+    assert extract_references(pr).references == []
+    assert ANALYZER.name == "references"
+    assert ANALYZER.requires == ()
