@@ -52,16 +52,17 @@ def test_version_does_not_import_heavy_packages() -> None:
 def test_list_and_show(tmp_path: Path) -> None:
     db = tmp_path / "p.db"
     with Store.open(f"sqlite:///{db}") as store:
-        store.upsert_prs(
-            [PullRequest(repository="org/proj", number=n, title=f"PR {n}\nsecond line") for n in (1, 2)]
-        )
+        store.upsert_prs([PullRequest(repository="org/proj", number=n, title=f"PR {n}\nsecond line") for n in (1, 2)])
     listed = run("list", "--db", str(db))
     assert listed.returncode == 0, listed.stderr
-    assert "org/proj#2" in listed.stdout and "PR 2 second line" in listed.stdout
+    assert "org/proj#2" in listed.stdout
+    assert "PR 2 second line" in listed.stdout
     as_json = run("list", "--json", "--repo", "org/proj", "--db", str(db))
-    assert as_json.stdout.count("\n") == 2 and '"number": 2' in as_json.stdout
+    assert as_json.stdout.count("\n") == 2
+    assert '"number": 2' in as_json.stdout
     shown = run("show", "org/proj#1", "--db", str(db))
-    assert shown.returncode == 0 and "org/proj#1" in shown.stdout
+    assert shown.returncode == 0
+    assert "org/proj#1" in shown.stdout
     record = run("show", "org/proj#1", "--json", "--db", str(db))
     assert PullRequest.model_validate_json(record.stdout).number == 1
 
@@ -72,9 +73,11 @@ def test_errors_are_one_line_with_nonzero_exit(tmp_path: Path) -> None:
     assert unknown.returncode == 5
     assert unknown.stderr.strip() == "error: no pull request org/proj#99 in the database"
     bad_ref = run("show", "not-a-ref", "--db", str(db))
-    assert bad_ref.returncode == 2 and bad_ref.stderr.count("\n") == 1
+    assert bad_ref.returncode == 2
+    assert bad_ref.stderr.count("\n") == 1
     bad_date = run("list", "--since", "yesterday", "--db", str(db))
-    assert bad_date.returncode == 2 and "--since" in bad_date.stderr
+    assert bad_date.returncode == 2
+    assert "--since" in bad_date.stderr
 
 
 def test_newer_schema_is_refused_by_every_command(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ def test_file_then_environment_wins_and_secrets_stay_hidden(tmp_path: Path) -> N
     config.write_text(
         '[github]\ntoken = "file-token"\n'
         '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "small"\napi_key = "file-key"\ntoken_budget = 8000\n'
-        "[llm.section_models]\ndiscussion = \"big\"\n",
+        '[llm.section_models]\ndiscussion = "big"\n',
         encoding="utf-8",
     )
     settings = load_settings({"PRDIGEST_CONFIG": str(config), "PRDIGEST_LLM_MODEL": "env-model"})
@@ -30,7 +30,8 @@ def test_file_then_environment_wins_and_secrets_stay_hidden(tmp_path: Path) -> N
     assert settings.llm.token_budget == 8000
     assert dict(settings.llm.section_models) == {"discussion": "big"}
     shown = repr(settings)
-    assert "file-token" not in shown and "file-key" not in shown
+    assert "file-token" not in shown
+    assert "file-key" not in shown
     assert load_settings({"PRDIGEST_CONFIG": str(config), "GITHUB_TOKEN": "env"}).github.token == "env"
 
 

@@ -10,8 +10,7 @@ from prdigest.errors import NotFound, SchemaTooNew
 from prdigest.models import Comment, FileChange, PullRequest
 from prdigest.models.facts import Facts, Reference, ReferencesFacts, RisksFacts, RiskTag, VerdictFacts, VerdictLevel
 from prdigest.models.narrative import NarrationCost, Narrative
-from prdigest.store import Store
-from prdigest.store import migrate
+from prdigest.store import Store, migrate
 from prdigest.store.facts_store import analysis_states, get_facts, links_from, links_to, save_facts
 from prdigest.store.narrative_store import get_narrative, save_narrative
 

@@ -1,0 +1,43 @@
+"""The README's two commands are the project's front door: prove they work."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = readme.split("```", 2)[1]
+    assert "make demo" in first_block
+    assert "make test" in first_block
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci
+
+
+def test_demo_command_syncs_analyzes_and_publishes(tmp_path: Path) -> None:
+    venv = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv"))
+    out = tmp_path / "demo"
+    result = subprocess.run(
+        ["make", "-s", "demo", f"VENV={venv}"],
+        cwd=ROOT,
+        env={**os.environ, "DEMO_DIR": str(out)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "synced" in result.stdout
+    # The list shows PRs of the example repository, and the feed gives verdicts.
+    assert "example-org/example-project#" in result.stdout
+    reports = out / "reports"
+    assert (reports / "index.html").exists()
+    written = {p.suffix for p in reports.rglob("*") if p.is_file()}
+    assert {".md", ".html", ".json"} <= written
+    zh = [p for p in reports.rglob("*.md") if "zh" in p.as_posix()]
+    assert zh, "no Chinese report written"
+    assert any("执行摘要" in p.read_text(encoding="utf-8") for p in zh)
