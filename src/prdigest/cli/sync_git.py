@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
@@ -51,17 +52,22 @@ def sync_git(
         repository=repository, branch=branch, since=since_at, limit=limit, with_contents=with_contents
     )
     source = GitSource(path, options)
-    store = open_store(db)
     try:
-        previous = {} if full else store.get_sync_state(source.repository, "git")
-        source.options = replace(options, previous_state=previous)
-        with _progress() as advance:
-            stats = store.upsert_prs(source.pull_requests(), on_record=advance)
-        if source.complete:
-            store.set_sync_state(source.repository, "git", source.sync_state())
-        where = _redacted(store.url)
+        if full or _new_database_file(db):
+            source.start_log()  # nothing to resume from: git works while the database is created
+        store = open_store(db)
+        try:
+            previous = {} if full else store.get_sync_state(source.repository, "git")
+            source.options = replace(options, previous_state=previous)
+            with _progress() as advance:
+                stats = store.upsert_prs(source.pull_requests(), on_record=advance)
+            if source.complete:
+                store.set_sync_state(source.repository, "git", source.sync_state())
+            where = _redacted(store.url)
+        finally:
+            store.close()
     finally:
-        store.close()
+        source.close()
     click.echo(
         f"synced {stats.total} pull requests from {path} into {where} "
         f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
@@ -72,6 +78,24 @@ def sync_git(
             "they are shown as U+FFFD",
             err=True,
         )
+
+
+def _new_database_file(db: str | None) -> bool:
+    """Whether --db (or PRDIGEST_DB) names an SQLite file that does not exist yet.
+
+    Decided without importing the store (SQLAlchemy), which is what git overlaps with; any
+    other case (a server URL, the default location) is simply "not known to be new".
+    """
+    value = db or os.environ.get("PRDIGEST_DB")
+    if not value:
+        return False
+    if value.startswith("sqlite:///"):
+        value = value.removeprefix("sqlite:///").split("?", 1)[0]
+        if not value or value == ":memory:":
+            return False
+    elif "://" in value:
+        return False
+    return not Path(value).expanduser().exists()
 
 
 def _redacted(url: str) -> str:

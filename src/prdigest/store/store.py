@@ -9,12 +9,14 @@ batch in flight, and a re-run completes it.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from prdigest.errors import NotFound, StoreError
@@ -121,36 +123,42 @@ class Store:
     ) -> UpsertStats:
         """Insert new records, update changed ones, skip equal ones; commit every batch.
 
-        ``on_record(pr, outcome)`` is called after each record with ``inserted``,
-        ``updated`` or ``unchanged`` (for progress bars).
+        ``on_record(pr, outcome)`` is called (in this thread) after each record's batch is
+        committed, with ``inserted``, ``updated`` or ``unchanged`` (for progress bars).
+
+        Records are read and serialized here while the previous batch is written by a
+        helper thread (SQLite and hashing release the GIL), so the database's write and
+        sync time overlaps the source's work. At most one batch waits for that thread.
         """
         stats = UpsertStats()
-        batch: list[PullRequest] = []
-        for record in records:
-            batch.append(record)
-            if len(batch) >= batch_size:
-                self._upsert_batch(batch, stats, on_record)
-                batch = []
-        if batch:
-            self._upsert_batch(batch, stats, on_record)
+        writer = _BatchWriter(self, stats, threaded=not _in_memory(self.engine))
+        try:
+            batch: list[tuple[PullRequest, str]] = []
+            for record in records:
+                batch.append((record, record.model_dump_json()))
+                if len(batch) >= batch_size:
+                    writer.submit(batch)
+                    batch = []
+                    writer.report(on_record)
+            if batch:
+                writer.submit(batch)
+        finally:
+            writer.finish()  # batches already handed over are committed, even on an error
+        writer.report(on_record)
         return stats
 
-    def _upsert_batch(
-        self,
-        batch: list[PullRequest],
-        stats: UpsertStats,
-        on_record: Callable[[PullRequest, str], None] | None,
-    ) -> None:
+    def _upsert_batch(self, batch: list[tuple[PullRequest, str]]) -> list[tuple[PullRequest, str]]:
+        """Write one batch of (record, its JSON) in one transaction; returns (record, outcome)."""
         # Later records of the same PR in one batch win, as they would across batches.
-        latest: dict[tuple[str, int], PullRequest] = {(pr.repository, pr.number): pr for pr in batch}
+        latest = {(pr.repository, pr.number): (pr, record_json) for pr, record_json in batch}
         outcomes: list[tuple[PullRequest, str]] = []
         with self.engine.begin() as connection:
-            by_repo: dict[str, list[PullRequest]] = {}
-            for pr in latest.values():
-                by_repo.setdefault(pr.repository, []).append(pr)
+            by_repo: dict[str, list[tuple[PullRequest, str]]] = {}
+            for pr, record_json in latest.values():
+                by_repo.setdefault(pr.repository, []).append((pr, record_json))
             for repo, prs in by_repo.items():
                 repo_id = self.repository_id(connection, repo)
-                numbers = [pr.number for pr in prs]
+                numbers = [pr.number for pr, _json in prs]
                 existing = {
                     int(row.number): (int(row.id), str(row.record_hash))
                     for row in connection.execute(
@@ -160,8 +168,8 @@ class Store:
                     )
                 }
                 new_rows: list[dict[str, Any]] = []
-                for pr in prs:
-                    record_json = pr.model_dump_json()
+                changed_rows: list[dict[str, Any]] = []
+                for pr, record_json in prs:
                     digest = _digest(record_json)
                     found = existing.get(pr.number)
                     if found is not None and found[1] == digest:
@@ -172,14 +180,15 @@ class Store:
                         new_rows.append({"repository_id": repo_id, **row})
                         outcomes.append((pr, "inserted"))
                     else:
-                        connection.execute(update(pull_requests).where(pull_requests.c.id == found[0]).values(**row))
+                        changed_rows.append({"_id": found[0], **row})
                         outcomes.append((pr, "updated"))
                 if new_rows:
                     connection.execute(insert(pull_requests), new_rows)
-        for pr, outcome in outcomes:
-            setattr(stats, outcome, getattr(stats, outcome) + 1)
-            if on_record is not None:
-                on_record(pr, outcome)
+                if changed_rows:
+                    connection.execute(
+                        update(pull_requests).where(pull_requests.c.id == bindparam("_id")), changed_rows
+                    )
+        return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
         with self.engine.connect() as connection:
@@ -316,6 +325,72 @@ def _pr_row(pr: PullRequest, record_json: str, digest: str) -> dict[str, Any]:
         "record": record_json,
         "record_hash": digest,
     }
+
+
+def _in_memory(engine: Engine) -> bool:
+    # An in-memory SQLite database is private to one connection (one thread): no helper thread.
+    return engine.url.get_backend_name() == "sqlite" and engine.url.database in (None, "", ":memory:")
+
+
+class _BatchWriter:
+    """Writes batches with ``Store._upsert_batch`` on one helper thread, in order.
+
+    The queue holds at most one batch, so memory stays at about three batches (one being
+    serialized, one waiting, one being written). An error in the thread stops it and is
+    re-raised by the next ``submit`` or by ``finish``.
+    """
+
+    def __init__(self, store: Store, stats: UpsertStats, *, threaded: bool) -> None:
+        self.store = store
+        self.stats = stats
+        self._done: queue.SimpleQueue[list[tuple[PullRequest, str]]] = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._todo: queue.Queue[list[tuple[PullRequest, str]] | None] = queue.Queue(maxsize=1)
+        if threaded:
+            self._thread = threading.Thread(target=self._run, name="prdigest-store-writer", daemon=True)
+            self._thread.start()
+
+    def submit(self, batch: list[tuple[PullRequest, str]]) -> None:
+        if self._thread is None:
+            self._done.put(self.store._upsert_batch(batch))
+            return
+        while True:
+            self._raise_error()
+            try:
+                self._todo.put(batch, timeout=0.5)  # re-check for an error while the thread is busy
+                return
+            except queue.Full:
+                continue
+
+    def finish(self) -> None:
+        if self._thread is not None:
+            if self._thread.is_alive():
+                self._todo.put(None)
+            self._thread.join()
+            self._thread = None
+        self._raise_error()
+
+    def report(self, on_record: Callable[[PullRequest, str], None] | None) -> None:
+        """Count (and announce) the records of every batch committed so far."""
+        while not self._done.empty():
+            for pr, outcome in self._done.get():
+                setattr(self.stats, outcome, getattr(self.stats, outcome) + 1)
+                if on_record is not None:
+                    on_record(pr, outcome)
+
+    def _run(self) -> None:
+        while (batch := self._todo.get()) is not None:
+            try:
+                self._done.put(self.store._upsert_batch(batch))
+            except BaseException as exc:  # handed to the caller's thread, which re-raises it
+                self._error = exc
+                return
+
+    def _raise_error(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
 
 def _merged_or_created(since: datetime) -> Any:

@@ -98,15 +98,20 @@ def _identity(value: bytes) -> tuple[str, str, datetime | None]:
     return name.decode("utf-8", errors="replace"), email.decode("utf-8", errors="replace"), moment
 
 
-def branch_commits(reader: CatFile, chain: FirstParentChain, head: str) -> list[CommitObject]:
-    """Commits reachable from ``head`` and not on ``chain``, oldest first (at most 250)."""
+def branch_commits(
+    reader: CatFile, chain: FirstParentChain, head: str, *, head_object: bytes | None = None
+) -> list[CommitObject]:
+    """Commits reachable from ``head`` and not on ``chain``, oldest first (at most 250).
+
+    ``head_object``: the head's raw commit, when the caller already read it (pipelined).
+    """
     found: dict[str, CommitObject] = {}
     queue = deque([head])
     while queue and len(found) < MAX_BRANCH_COMMITS:
         sha = queue.popleft()
         if sha in found or sha in chain:
             continue
-        obj = reader.read(sha)
+        obj = ("commit", head_object) if sha == head and head_object is not None else reader.read(sha)
         if obj is None or obj[0] != "commit":
             continue
         commit = parse_commit_object(sha, obj[1])

@@ -6,9 +6,11 @@ this is what symbol analysis needs, and bounding it keeps the sync's cost predic
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from collections import OrderedDict
+from dataclasses import dataclass, field
 
 from prdigest.models.pullrequest import FileChange, FileStatus
+from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.cat_file import CatFile
 from prdigest.sources.git.diff_files import ParsedFile
 
@@ -21,24 +23,119 @@ SOURCE_EXTENSIONS: frozenset[str] = frozenset(
         ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx",
     }
 )  # fmt: skip
+# Texts kept for a later commit that will need them again (see ``PipelinedContents``).
+REUSE_BUDGET_BYTES = 32 * 1024 * 1024
+
+BEFORE = "content_before"
+AFTER = "content_after"
 
 
 def wants_contents(path: str) -> bool:
-    return PurePosixPath(path).suffix.lower() in SOURCE_EXTENSIONS
+    # PurePosixPath(path).suffix without building a path object per file (git paths are
+    # normalized: no trailing slash, no "." components).
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return 0 < dot < len(name) - 1 and name[dot:].lower() in SOURCE_EXTENSIONS
 
 
-def fill_contents(reader: CatFile, files: list[ParsedFile]) -> int:
-    """Read before/after texts of eligible files in place; returns how many blobs were read."""
-    wanted: list[tuple[FileChange, str, str]] = []  # (file, attribute, blob id)
+def wanted_blobs(files: list[ParsedFile]) -> list[tuple[FileChange, str, str]]:
+    """(file, attribute, blob id) of every text to read, in file order."""
+    wanted: list[tuple[FileChange, str, str]] = []
     for parsed in files:
         change = parsed.change
         if change.binary or not wants_contents(change.path):
             continue
         if parsed.old_blob is not None and change.status is not FileStatus.ADDED:
-            wanted.append((change, "content_before", parsed.old_blob))
+            wanted.append((change, BEFORE, parsed.old_blob))
         if parsed.new_blob is not None and change.status is not FileStatus.REMOVED:
-            wanted.append((change, "content_after", parsed.new_blob))
+            wanted.append((change, AFTER, parsed.new_blob))
+    return wanted
+
+
+def fill_contents(reader: CatFile, files: list[ParsedFile]) -> int:
+    """Read before/after texts of eligible files in place; returns how many blobs were read."""
+    wanted = wanted_blobs(files)
     texts = reader.read_texts([blob for _change, _attribute, blob in wanted])
     for (change, attribute, _blob), text in zip(wanted, texts, strict=True):
         setattr(change, attribute, text)
     return len(wanted)
+
+
+@dataclass(slots=True)
+class ContentTicket:
+    """What one commit asked for: texts to take from the pipe, and texts another commit reads."""
+
+    from_pipe: list[tuple[FileChange, str, str]] = field(default_factory=list)
+    from_cache: list[tuple[FileChange, str, str]] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.from_pipe) + len(self.from_cache)
+
+
+class PipelinedContents:
+    """Contents for a newest-first walk: ``ask`` when a commit is parsed, ``fill`` later.
+
+    Walking newest first, a file's "before" text is usually the "after" text of the next
+    older commit that touched it. Those texts are kept (up to ``budget`` bytes, oldest
+    dropped first) and handed to that commit instead of asking git again; a text dropped
+    in between is read through ``fallback``, so the budget bounds memory, never results.
+    """
+
+    def __init__(self, pipeline: BlobPipeline, fallback: CatFile, *, budget: int = REUSE_BUDGET_BYTES) -> None:
+        self.pipeline = pipeline
+        self.fallback = fallback
+        self.budget = budget
+        self._kept: OrderedDict[str, str | None] = OrderedDict()
+        self._kept_bytes = 0
+        self._in_flight: dict[str, int] = {}  # "before" blobs asked for, not yet filled
+
+    def ask(self, files: list[ParsedFile]) -> ContentTicket:
+        ticket = ContentTicket()
+        for wanted in wanted_blobs(files):
+            blob = wanted[2]
+            if wanted[1] == AFTER and (blob in self._kept or blob in self._in_flight):
+                ticket.from_cache.append(wanted)
+                continue
+            ticket.from_pipe.append(wanted)
+            if wanted[1] == BEFORE:
+                self._in_flight[blob] = self._in_flight.get(blob, 0) + 1
+        self.pipeline.request([blob for _change, _attribute, blob in ticket.from_pipe])
+        return ticket
+
+    def fill(self, ticket: ContentTicket) -> int:
+        """Set the texts of a ticket (tickets are filled in the order they were asked)."""
+        answers = self.pipeline.take(len(ticket.from_pipe))
+        for (change, attribute, blob), answer in zip(ticket.from_pipe, answers, strict=True):
+            text = answer if isinstance(answer, str) else None  # e.g. a submodule's commit
+            setattr(change, attribute, text)
+            if attribute == BEFORE:
+                self._keep(blob, text)
+        missing: list[tuple[FileChange, str, str]] = []
+        for change, attribute, blob in ticket.from_cache:
+            if blob in self._kept:
+                text = self._kept.pop(blob)
+                self._kept_bytes -= len(text or "")
+                setattr(change, attribute, text)
+            else:
+                missing.append((change, attribute, blob))
+        if missing:
+            for (change, attribute, _blob), text in zip(
+                missing, self.fallback.read_texts([blob for _c, _a, blob in missing]), strict=True
+            ):
+                setattr(change, attribute, text)
+        return ticket.count
+
+    def _keep(self, blob: str, text: str | None) -> None:
+        left = self._in_flight.get(blob, 0) - 1
+        if left > 0:
+            self._in_flight[blob] = left
+        else:
+            self._in_flight.pop(blob, None)
+        if blob in self._kept:
+            return
+        self._kept[blob] = text
+        self._kept_bytes += len(text or "")
+        while self._kept_bytes > self.budget and self._kept:
+            _old, dropped = self._kept.popitem(last=False)
+            self._kept_bytes -= len(dropped or "")

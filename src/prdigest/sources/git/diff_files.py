@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from unidiff.constants import DEV_NULL, RE_DIFF_GIT_HEADER
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
@@ -19,6 +20,11 @@ from prdigest.models.pullrequest import FileChange, FileStatus
 _FILE_HEADER = b"diff --git "
 _INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
 _NULL_OID = re.compile(r"^0+$")
+# Extended header lines git writes for a text change that is not a copy (see plain_header_facts).
+_PLAIN_EXTENDED_LINE = re.compile(
+    r"(?:index [0-9a-f]+\.\.[0-9a-f]+(?: \d+)?|(?:new file|deleted file|old|new) mode \d+"
+    r"|(?:dis)?similarity index \d+%|rename (?:from|to) .+)\Z"
+)
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3}|.)")
 _C_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "r": "\r", "v": "\v"}
 
@@ -112,8 +118,56 @@ def _blob_ids(header: bytes) -> tuple[str | None, str | None]:
     return (None if _NULL_OID.match(old) else old), (None if _NULL_OID.match(new) else new)
 
 
-def _header_facts(header: str) -> tuple[str, str | None, FileStatus, bool]:
+HeaderFacts = tuple[str, str | None, FileStatus, bool]
+
+
+def _header_facts(header: str) -> HeaderFacts:
     """(path, previous_path, status, binary) from one file header."""
+    plain = plain_header_facts(header)
+    return plain if plain is not None else unidiff_header_facts(header)
+
+
+def plain_header_facts(header: str) -> HeaderFacts | None:
+    """The common header shape read directly, exactly as ``unidiff_header_facts`` reads it.
+
+    Only for headers made of ``diff --git``, git's extended lines that say nothing about
+    copies or binaries, then ``---``/``+++``, with no quoted path and no tab; anything else
+    (None) goes through unidiff. A property test checks both agree on every header this
+    accepts: unidiff takes a path from the ``diff --git`` line (its own pattern is used
+    here), replaces it by /dev/null for an added or deleted file, and the ``+++`` line must
+    restate the target.
+    """
+    if '"' in header or "\t" in header or "\r" in header:
+        return None
+    lines = header.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if len(lines) < 3 or not lines[-2].startswith("--- ") or not lines[-1].startswith("+++ "):
+        return None
+    git_line = RE_DIFF_GIT_HEADER.match(lines[0])
+    if git_line is None:
+        return None
+    source, target = git_line.group("source"), git_line.group("target")
+    for line in lines[1:-2]:
+        if _PLAIN_EXTENDED_LINE.match(line) is None:
+            return None
+        if line.startswith("new file mode "):
+            source = DEV_NULL
+        elif line.startswith("deleted file mode "):
+            target = DEV_NULL
+    if lines[-1][4:] != target:
+        return None  # unidiff rejects this header; its fallback decides
+    if source == DEV_NULL:
+        return _strip_prefix(target, "b/"), None, FileStatus.ADDED, False
+    if target == DEV_NULL:
+        return _strip_prefix(source, "a/"), None, FileStatus.REMOVED, False
+    if source[2:] != target[2:]:
+        return _strip_prefix(target, "b/"), _strip_prefix(source, "a/"), FileStatus.RENAMED, False
+    return _strip_prefix(target, "b/"), None, FileStatus.MODIFIED, False
+
+
+def unidiff_header_facts(header: str) -> HeaderFacts:
+    """(path, previous_path, status, binary) of any file header, through unidiff."""
     try:
         patched = list(PatchSet(header))
     except (UnidiffParseError, ValueError, IndexError):

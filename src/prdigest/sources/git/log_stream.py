@@ -7,13 +7,16 @@ Fields are separated by ``%x1f`` and the message ends with ``%x1e``; the patch f
 
 from __future__ import annotations
 
+import io
+import queue
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from prdigest.errors import SourceError
-from prdigest.sources.git.runner import first_line, open_git_stream
+from prdigest.sources.git.runner import first_line, open_git_stream, widen_pipe
 
 LOG_FORMAT = "--format=%x00%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%P%x1f%B%x1e"
 # Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
@@ -31,6 +34,7 @@ PATCH_FLAGS: tuple[str, ...] = (
     "--encoding=UTF-8",
 )
 _READ_SIZE = 1 << 20
+_QUEUED_CHUNKS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,31 +57,87 @@ def log_command(revision_range: str, extra: Sequence[str] = ()) -> list[str]:
 
 def iter_log(repo: Path, revision_range: str, extra: Sequence[str] = ()) -> Iterator[RawCommit]:
     """Commits of ``git log -p --first-parent`` newest first; git is stopped if we stop early."""
-    process = open_git_stream(repo, log_command(revision_range, extra))
-    assert process.stdout is not None
-    assert process.stderr is not None
-    finished = False
+    stream = LogStream(repo, revision_range, extra)
     try:
-        yield from split_records(_chunks(process.stdout))
-        finished = True
+        yield from stream.commits()
     finally:
-        if not finished:
+        stream.close()
+
+
+class LogStream:
+    """A running ``git log -p`` whose output a helper thread reads ahead of the parser.
+
+    git starts at construction, so it can work while the caller still prepares (imports,
+    database migrations), and it never waits for a busy parser: its output is queued, at most
+    ``_QUEUED_CHUNKS`` reads (each at most one pipe's worth), so memory stays flat.
+    """
+
+    def __init__(self, repo: Path, revision_range: str, extra: Sequence[str] = ()) -> None:
+        self.repo = repo
+        self.revision_range = revision_range
+        self.extra = tuple(extra)
+        self._process = open_git_stream(repo, log_command(revision_range, extra))
+        assert self._process.stdout is not None
+        widen_pipe(self._process.stdout)
+        self._chunks: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=_QUEUED_CHUNKS)
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._read_ahead, name="git-log-reader", daemon=True)
+        self._reader.start()
+        self._finished = False
+
+    def commits(self) -> Iterator[RawCommit]:
+        """The commits, once; a failing git is a SourceError after its last commit."""
+        yield from split_records(self._queued_chunks())
+        self._finished = True
+        code, stderr = self._stop_git()
+        if code != 0:
+            raise SourceError(f"git log failed in {self.repo}: {first_line(stderr)}")
+
+    def _queued_chunks(self) -> Iterator[bytes]:
+        while (chunk := self._chunks.get()) is not None:
+            if isinstance(chunk, BaseException):
+                raise SourceError(f"cannot read git log output in {self.repo}: {chunk}")
+            yield chunk
+
+    def _read_ahead(self) -> None:
+        stdout = self._process.stdout
+        assert isinstance(stdout, io.BufferedReader)
+        try:
+            # read1: what git has written so far, not "wait for a full megabyte".
+            while chunk := stdout.read1(_READ_SIZE):
+                if not self._offer(chunk):
+                    return
+        except (OSError, ValueError) as exc:
+            self._offer(exc)
+            return
+        self._offer(None)
+
+    def _offer(self, item: bytes | BaseException | None) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._chunks.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _stop_git(self) -> tuple[int, bytes]:
+        process = self._process
+        if not self._finished:
             process.kill()
+        self._stop.set()
+        self._reader.join()
+        assert process.stdout is not None
+        assert process.stderr is not None
         process.stdout.close()
         stderr = process.stderr.read()
         process.stderr.close()
-        code = process.wait()
-    if finished and code != 0:
-        raise SourceError(f"git log failed in {repo}: {first_line(stderr)}")
+        return process.wait(), stderr
 
-
-def _chunks(stream: object) -> Iterator[bytes]:
-    read = stream.read  # type: ignore[attr-defined]
-    while True:
-        chunk: bytes = read(_READ_SIZE)
-        if not chunk:
-            return
-        yield chunk
+    def close(self) -> None:
+        """Stop git (if still running) and the reader; safe to call more than once."""
+        if self._process.returncode is None:
+            self._stop_git()
 
 
 def split_records(chunks: Iterator[bytes]) -> Iterator[RawCommit]:

@@ -7,6 +7,7 @@ Records are yielded newest first so ``--limit`` can stop git early.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,20 +16,35 @@ from typing import Any
 
 from prdigest.errors import NoPullRequestsFound
 from prdigest.models.pullrequest import Commit, PRState, PullRequest
+from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
-from prdigest.sources.git.contents import fill_contents
+from prdigest.sources.git.contents import ContentTicket, PipelinedContents, fill_contents
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
-from prdigest.sources.git.log_stream import RawCommit, iter_log
+from prdigest.sources.git.log_stream import LogStream, RawCommit
 from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers, read_pull_ref
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
 from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
 from prdigest.sources.git.runner import check_repository, try_git_text
 from prdigest.sources.git.trailers import co_authors
 
+# Look-ahead of the merged-PR walk: commits parsed (and blobs asked for) before the oldest
+# of them is finished. Small: it only has to cover git's latency, and it bounds memory.
+_WINDOW_COMMITS = 16
+_WINDOW_BLOBS = 256
+
 # Bump when the records this source builds change shape: a stored sync state from another
 # format forces a full re-read instead of an incremental one.
 STATE_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class _PendingPR:
+    commit: RawCommit
+    found: RecognizedPR
+    patch: ParsedPatch
+    branch_head: str | None  # a merge's second parent, whose commit object is asked for
+    ticket: ContentTicket | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +83,7 @@ class GitSource:
         self.incremental = False
         self._seen: set[int] = set()
         self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
+        self._log: LogStream | None = None  # started early by start_log
 
     # --- state --------------------------------------------------------------------------
 
@@ -135,32 +152,90 @@ class GitSource:
             "check the branch (--branch) or widen --since/--limit"
         )
 
+    def start_log(self) -> None:
+        """Start ``git log`` over the whole history now, while the caller still prepares.
+
+        For a sync known to read everything (a new database, ``--full``): git then works
+        while the database is created. Used only if the range turns out to be the same.
+        """
+        if self._log is None:
+            self._log = LogStream(self.repo, self.tip, self._log_extra())
+
+    def close(self) -> None:
+        """Stop a ``git log`` started by ``start_log`` and never read."""
+        log, self._log = self._log, None
+        if log is not None:
+            log.close()
+
+    def _log_extra(self) -> list[str]:
+        since = self.options.since
+        return [f"--since={since.isoformat()}"] if since is not None else []
+
     def _merged_prs(self, reader: CatFile) -> Generator[PullRequest, None, None]:
+        started, self._log = self._log, None
         revision_range = self._log_range()
+        extra = self._log_extra()
+        if started is not None and (started.revision_range, list(started.extra)) != (revision_range, extra):
+            started.close()
+            started = None
         if revision_range is None:
             return
+        log = started or LogStream(self.repo, revision_range, extra)
+        try:
+            yield from self._merged_from_log(reader, log)
+        finally:
+            log.close()
+
+    def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PullRequest, None, None]:
         since = self.options.since
-        extra = [f"--since={since.isoformat()}"] if since is not None else []
         chain = FirstParentChain(self.repo, self.tip)
-        for commit in iter_log(self.repo, revision_range, extra):
-            self.counters.commits_read += 1
-            found = recognize(commit.message)
-            if found is None:
-                continue
-            self.counters.pr_commits += 1
-            if found.number in self._seen or (since is not None and commit.committed_at < since):
-                continue  # the newest commit of a number wins (a later revert-and-reland)
-            self._seen.add(found.number)
-            yield self._merged_pr(reader, chain, commit, found)
+        with BlobPipeline(self.repo) as pipeline:
+            contents = PipelinedContents(pipeline, reader) if self.options.with_contents else None
+            # Commits whose objects are asked for but not yet read: git looks them up while
+            # the next commits are parsed. Bounded, so memory stays flat.
+            window: deque[_PendingPR] = deque()
+            for commit in log.commits():
+                self.counters.commits_read += 1
+                found = recognize(commit.message)
+                if found is None:
+                    continue
+                self.counters.pr_commits += 1
+                if found.number in self._seen or (since is not None and commit.committed_at < since):
+                    continue  # the newest commit of a number wins (a later revert-and-reland)
+                self._seen.add(found.number)
+                patch = parse_patch(commit.patch)
+                self.counters.invalid_utf8_files += patch.invalid_utf8_files
+                branch_head = _branch_head(found, commit)
+                if branch_head is not None:
+                    pipeline.request([branch_head])  # taken first, before the contents
+                ticket = contents.ask(patch.files) if contents is not None else None
+                window.append(_PendingPR(commit, found, patch, branch_head, ticket))
+                while window and (len(window) > _WINDOW_COMMITS or pipeline.outstanding > _WINDOW_BLOBS):
+                    yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
+            while window:
+                yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
 
     def _merged_pr(
-        self, reader: CatFile, chain: FirstParentChain, commit: RawCommit, found: RecognizedPR
+        self,
+        reader: CatFile,
+        chain: FirstParentChain,
+        pipeline: BlobPipeline,
+        contents: PipelinedContents | None,
+        pending: _PendingPR,
     ) -> PullRequest:
-        patch = self._patch(reader, parse_patch(commit.patch))
-        own = _commit_record(commit)
+        commit, found, patch = pending.commit, pending.found, pending.patch
         branch: list[CommitObject] = []
-        if found.shape is PRShape.MERGE and len(commit.parents) > 1:
-            branch = branch_commits(reader, chain, commit.parents[1])
+        if pending.branch_head is not None:
+            head_object = pipeline.take(1)[0]
+            branch = branch_commits(
+                reader,
+                chain,
+                pending.branch_head,
+                head_object=head_object if isinstance(head_object, bytes) else None,
+            )
+        if contents is not None and pending.ticket is not None:
+            self.counters.blobs_read += contents.fill(pending.ticket)
+        own = _commit_record(commit)
         first = branch[0] if branch else None
         return _record(
             repository=self.repository,
@@ -232,6 +307,7 @@ class GitSource:
         )
 
     def _patch(self, reader: CatFile, patch: ParsedPatch) -> ParsedPatch:
+        # Open PRs are few: their contents are read directly, not pipelined.
         self.counters.invalid_utf8_files += patch.invalid_utf8_files
         if self.options.with_contents:
             self.counters.blobs_read += fill_contents(reader, patch.files)
@@ -262,6 +338,10 @@ def _commit_record(commit: RawCommit) -> Commit:
         committed_at=commit.committed_at,
         message=commit.message,
     )
+
+
+def _branch_head(found: RecognizedPR, commit: RawCommit) -> str | None:
+    return commit.parents[1] if found.shape is PRShape.MERGE and len(commit.parents) > 1 else None
 
 
 def _head_branch(branch: str | None) -> str | None:
