@@ -7,6 +7,7 @@ import json
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.terminal import printable
 
 
 @click.command("list")
@@ -45,7 +46,7 @@ def list_prs(repository: str | None, since: str | None, limit: int | None, as_js
     for row in rows:
         when = row.merged_at.strftime("%Y-%m-%d") if row.merged_at else "open      "
         title = " ".join(row.title.split())
-        click.echo(f"{row.repository}#{row.number:<6} {when} +{row.additions}/-{row.deletions} {title}")
+        click.echo(printable(f"{row.repository}#{row.number:<6} {when} +{row.additions}/-{row.deletions} {title}"))
 
 
 @click.command("show")
@@ -60,15 +61,17 @@ def show(ref: str, as_json: bool, db: str | None) -> None:
     if as_json:
         click.echo(pr.model_dump_json(indent=2))
         return
-    click.echo(f"{pr.ref}  {' '.join(pr.title.split())}")
-    click.echo(f"state: {pr.state.value}   author: {pr.author or '?'}   merged: {pr.merged_at or '-'}")
+    click.echo(printable(f"{pr.ref}  {' '.join(pr.title.split())}"))
+    click.echo(printable(f"state: {pr.state.value}   author: {pr.author or '?'}   merged: {pr.merged_at or '-'}"))
     if pr.url:
-        click.echo(f"url: {pr.url}")
+        click.echo(printable(f"url: {pr.url}"))
     click.echo(f"files: {len(pr.files)}  (+{pr.additions} / -{pr.deletions})   commits: {len(pr.commits)}")
     for change in pr.files[:50]:
         moved = f" (from {change.previous_path})" if change.previous_path else ""
         flag = " [binary]" if change.binary else ""
-        click.echo(f"  {change.status.value:<8} {change.path}{moved} +{change.additions}/-{change.deletions}{flag}")
+        click.echo(
+            printable(f"  {change.status.value:<8} {change.path}{moved} +{change.additions}/-{change.deletions}{flag}")
+        )
     if len(pr.files) > 50:
         click.echo(f"  ... and {len(pr.files) - 50} more files")
     if pr.reviews or pr.review_threads or pr.comments:
@@ -77,4 +80,4 @@ def show(ref: str, as_json: bool, db: str | None) -> None:
         )
     if pr.body.strip():
         click.echo("")
-        click.echo(pr.body.strip())
+        click.echo(printable(pr.body.strip()))

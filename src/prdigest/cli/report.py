@@ -9,8 +9,9 @@ from typing import Any, cast
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.terminal import printable
 from prdigest.config import LLMConfig
-from prdigest.errors import ConfigError
+from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Lang, Length
 
 REPORT_FORMATS = ("md", "json", "html")
@@ -26,6 +27,9 @@ def _llm(no_llm: bool) -> LLMConfig | None:
 
 
 def _write(text: str, out: Path | None) -> None:
+    # No document format (Markdown, HTML, JSON, Atom) has a use for raw control characters,
+    # and a terminal (or a later `cat`) would act on the ones a PR's text smuggled in.
+    text = printable(text)
     if out is None:
         click.echo(text, nl=False)
         return
@@ -118,6 +122,7 @@ def feed(
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
     with open_store(db) as store:
+        _require_stored(store, repository)
         built = feed_for(store, repository, cast(Lang, lang), llm, since=window[0], until=window[1], limit=limit)
     _write(render_feed(built, fmt), out)
 
@@ -126,6 +131,13 @@ def _check_repository(repository: str) -> None:
     owner, sep, name = repository.partition("/")
     if not sep or not owner or not name or "/" in name:
         raise ConfigError(f"expected OWNER/NAME, got {repository!r}")
+
+
+def _require_stored(store: Any, repository: str) -> None:
+    """A repository with no stored PR at all is a typo or a missing sync, not an empty window:
+    say so instead of writing an empty feed (or site) and exiting 0."""
+    if not store.list_prs(repository=repository, limit=1):
+        raise NotFound(f"no pull requests of {repository} in the database; run `prdigest sync` first")
 
 
 def _languages(value: str) -> list[Lang]:
@@ -155,5 +167,6 @@ def publish(
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
     with open_store(db) as store:
+        _require_stored(store, repository)
         written = publish_site(store, repository, out, languages, llm, since=window[0], until=window[1])
     click.echo(f"wrote {written.reports} reports and {written.feeds} feeds to {out}", err=True)
