@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from prdigest.analyzers.risks import derive_risk_tags
+from prdigest.analyzers.verdict import judge
 from prdigest.models.facts import (
     CodeExcerpt,
     DependenciesFacts,
@@ -106,7 +108,7 @@ def cupy_pr() -> PullRequest:
     )
 
 
-def cupy_facts() -> Facts:
+def _cupy_facts() -> Facts:
     return Facts(
         repository=REPO,
         number=44301,
@@ -307,7 +309,7 @@ def humming_pr() -> PullRequest:
     )
 
 
-def humming_facts() -> Facts:
+def _humming_facts() -> Facts:
     humming = "vllm/model_executor/layers/quantization/humming.py"
     return Facts(
         repository=REPO,
@@ -544,6 +546,23 @@ def humming_facts() -> Facts:
 
 
 XSS = "<script>alert(1)</script>"
+
+
+def judged(pr: PullRequest, facts: Facts) -> Facts:
+    """`facts` with the risk tags and verdict the real analyzers derive from the other facts."""
+    others = (facts.files, facts.tests_ci, facts.dependencies, facts.symbols, facts.references, facts.discussion)
+    risks = derive_risk_tags(pr, *others)
+    return facts.model_copy(update={"risks": risks, "verdict": judge(pr, *others, risks)})
+
+
+def cupy_facts() -> Facts:
+    """Seed 000's facts; risks and verdict from the analyzers."""
+    return judged(cupy_pr(), _cupy_facts())
+
+
+def humming_facts() -> Facts:
+    """Seed 002's facts; risks and verdict from the analyzers."""
+    return judged(humming_pr(), _humming_facts())
 
 
 def hostile_pr() -> PullRequest:

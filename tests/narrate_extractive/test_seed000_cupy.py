@@ -10,6 +10,8 @@ from prdigest.models.narrative import Lang, Narrative
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.narrate.extractive.text import collapse
 from prdigest.render.build import build_report
+from prdigest.render.evidence import risk_evidence
+from prdigest.render.i18n import labels
 from prdigest.render.markdown import render_report_markdown
 
 
@@ -94,15 +96,27 @@ def test_risks_come_from_tags_with_evidence(seeds: Any, lang: Lang) -> None:
     for tag, risk in zip(facts.risks.tags, n.risks, strict=True):
         label = tag.label_zh if lang == "zh" else tag.label_en
         assert label.lower() in risk.lower()
-        assert tag.evidence in risk
+        assert risk_evidence(tag, labels(lang)) in risk
+        assert tag.items, "the analyzers give language-neutral evidence"
+    constraint = next(r for r in n.risks if "14.1.0" in r)
+    assert "`<14.1.0`" in constraint
+    assert "`!=14.1.0`" in constraint
+    assert "cupy-cuda13x cupy-cuda13x" not in " ".join(n.risks)
     assert "14.1.1" in n.impact.users
 
 
 def test_verdict_first_then_why(seeds: Any) -> None:
     zh = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "zh", "brief")
     en = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief")
-    assert zh.feed_paragraph.startswith("值得快速精读。依赖治理做法值得参考")
-    assert en.feed_paragraph.startswith("Worth a quick read. It shows a dependency-governance practice")
+    assert zh.feed_paragraph.startswith(
+        "值得快速精读。展示了一种依赖治理做法：cupy-cuda13x 由 `<14.1.0` 改为 `!=14.1.0`"
+    )
+    assert "上限改为精确排除" in zh.feed_paragraph
+    assert en.feed_paragraph.startswith(
+        "Worth a quick read. It shows a dependency-governance practice: cupy-cuda13x goes from `<14.1.0` to `!=14.1.0`"
+    )
+    # A bare "root cause" mention is not sold as a debugging lesson.
+    assert "root cause" not in zh.feed_paragraph
     assert "14.1.1" in zh.recommendation
 
 

@@ -31,8 +31,8 @@ def test_unanswered_correctness_comment_is_a_highlight_and_a_risk(seeds: Any) ->
     assert first.who == "gemini-code-assist[bot]"
     assert "NameError" in first.summary
     assert "无人回应" in first.summary
-    assert any("gemini-code-assist[bot]" in r and "correctness" in r for r in n.risks)
-    assert "未获回应的 correctness 问题" in n.recommendation
+    assert any("gemini-code-assist[bot]" in r and "正确性问题" in r and "无人回应" in r for r in n.risks)
+    assert "未获回应的正确性问题" in n.recommendation
     kinds = {(t.kind, t.outcome) for t in n.thread_lines}
     assert kinds == {("correctness", "no-reply"), ("design", "answered")}
 

@@ -13,15 +13,36 @@ from prdigest.render.build import build_report
 from prdigest.render.markdown import block, code, fence, inline, render_report_markdown
 
 
+def _html(markdown: str) -> str:
+    return str(MarkdownIt("commonmark", {"html": True}).render(markdown))
+
+
 def test_inline_keeps_one_line_and_escapes_html_and_links() -> None:
     assert inline("a\nb\r\n\tc") == "a b c"
     assert inline("<script>x</script>") == "\\<script>x\\</script>"
-    assert inline("[x](javascript:alert(1))") == "\\[x\\](javascript:alert(1))"
+    assert "<a " not in _html(inline("[x](javascript:alert(1))"))
+    assert "<a " not in _html(inline("see <https://evil.example> and ![i](x) and [a][b]"))
+    assert "<!--" not in _html(inline("<!-- hidden --> <?php x ?>"))
+    assert "<a " not in _html(inline("\\](x) [y\\](z)"))
     assert inline("keep `<14.1.0` as code") == "keep `<14.1.0` as code"
 
 
+def test_inline_escapes_only_what_could_become_markup() -> None:
+    assert inline("cupy-cuda13x<14.1.0 → !=14.1.0") == "cupy-cuda13x<14.1.0 → !=14.1.0"
+    assert inline("[cap-to-exclusion] and a < b") == "[cap-to-exclusion] and a < b"
+    assert inline("fixes #110 in C:\\path") == "fixes #110 in C:\\path"
+    assert block("#110 · 2024-01-01") == "#110 · 2024-01-01"
+    assert block("+2/−1") == "+2/−1"
+    assert block("1.5 seconds") == "1.5 seconds"
+
+
+def test_a_reference_definition_cannot_be_injected() -> None:
+    text = block("[a]: https://evil.example") + "\n\nsee [a]"
+    assert "<a " not in _html(text)
+
+
 def test_block_cannot_start_a_heading_or_list() -> None:
-    for start in ("# title", "- item", "1. item", "> quote", "+ x", "=== x"):
+    for start in ("# title", "- item", "1. item", "2) item", "> quote", "+ x", "=== x", "---", "```py", "~~~", "<div>"):
         html = MarkdownIt("commonmark").render(block(start))
         assert html.startswith("<p>"), (start, html)
 

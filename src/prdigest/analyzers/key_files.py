@@ -16,7 +16,7 @@ the largest generated or binary one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.pairing import pair_entries
 from prdigest.analyzers.dependencies.sources import declarations
@@ -29,7 +29,15 @@ KEY_FILE_CAP = 6
 @dataclass(frozen=True)
 class KeyChoice:
     rank: int  # lower is more important
-    reason: str
+    reason: str  # English, kept as FileFact.key_reason
+    code: str  # language-neutral, one of KEY_REASON_CODES
+    params: dict[str, str] = field(default_factory=dict)
+
+
+# Every key-file reason code; the renderers' label files hold a sentence for each.
+KEY_REASON_CODES = frozenset(
+    {"ci-only", "requirements", "core-logic", "dependency-wiring", "infra", "ci", "config", "tests", "other", "largest"}
+)
 
 
 def requirements_changed(change: FileChange) -> bool:
@@ -46,35 +54,41 @@ def requirements_changed(change: FileChange) -> bool:
 
 def _choice(fact: FileFact, change: FileChange, ci: bool, ci_only: bool) -> KeyChoice:
     lines = fact.additions + fact.deletions
+    count = {"lines": str(lines)}
     if ci and ci_only:
-        return KeyChoice(0, f"CI change in a CI-only PR ({lines} changed lines)")
+        return KeyChoice(0, f"CI change in a CI-only PR ({lines} changed lines)", "ci-only", count)
     if requirements_changed(change):
-        return KeyChoice(1, "declared requirements change here")
+        return KeyChoice(1, "declared requirements change here", "requirements")
+    module = {"module": fact.module}
     if fact.category == "source" and fact.type == "core-logic":
-        return KeyChoice(0, f"core logic ({fact.module or 'source'}), {lines} changed lines")
+        return KeyChoice(
+            0, f"core logic ({fact.module or 'source'}), {lines} changed lines", "core-logic", module | count
+        )
     if fact.type == "dependency-wiring":
-        return KeyChoice(2, "installs or wires dependencies")
+        return KeyChoice(2, "installs or wires dependencies", "dependency-wiring")
     if fact.category == "infra":
-        return KeyChoice(2, f"build / runtime infrastructure ({fact.module or 'infra'})")
+        return KeyChoice(2, f"build / runtime infrastructure ({fact.module or 'infra'})", "infra", module)
     if ci:
-        return KeyChoice(3, "CI configuration")
+        return KeyChoice(3, "CI configuration", "ci")
     if fact.category == "config":
-        return KeyChoice(3, f"configuration ({fact.module or 'config'})")
+        return KeyChoice(3, f"configuration ({fact.module or 'config'})", "config", module)
     if fact.category == "test":
-        return KeyChoice(4, f"tests, {lines} changed lines")
-    return KeyChoice(5, f"{fact.category} change, {lines} changed lines")
+        return KeyChoice(4, f"tests, {lines} changed lines", "tests", count)
+    return KeyChoice(5, f"{fact.category} change, {lines} changed lines", "other", {"category": fact.category} | count)
 
 
 def mark_key_files(
     facts: list[FileFact], changes: list[FileChange], ci_flags: list[bool], cap: int = KEY_FILE_CAP
 ) -> None:
-    """Set ``is_key`` / ``key_reason`` on ``facts`` (parallel to ``changes`` and ``ci_flags``)."""
+    """Set ``is_key`` / ``key_reason`` / ``key_reason_code`` / ``key_reason_params`` on ``facts``
+    (parallel to ``changes`` and ``ci_flags``)."""
     eligible = [i for i, f in enumerate(facts) if not f.generated and not f.binary]
     if not eligible:
         if facts:
             largest = max(range(len(facts)), key=lambda i: facts[i].additions + facts[i].deletions)
             facts[largest].is_key = True
             facts[largest].key_reason = "largest change (every file is generated or binary)"
+            facts[largest].key_reason_code = "largest"
         return
     ci_only = all(ci_flags[i] for i in eligible)
     choices = {i: _choice(facts[i], changes[i], ci_flags[i], ci_only) for i in eligible}
@@ -84,3 +98,5 @@ def mark_key_files(
     for i in ranked[:cap]:
         facts[i].is_key = True
         facts[i].key_reason = choices[i].reason
+        facts[i].key_reason_code = choices[i].code
+        facts[i].key_reason_params = dict(choices[i].params)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from prdigest.analyzers.context import AnalysisContext
@@ -20,7 +21,10 @@ from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
 from prdigest.models.facts import (
     DependenciesFacts,
+    DependencyChange,
     DiscussionFacts,
+    Evidence,
+    EvidenceParams,
     FilesFacts,
     ReferencesFacts,
     RisksFacts,
@@ -73,32 +77,90 @@ _LOCK_FILE = re.compile(
     r"yarn\.lock|pnpm-lock\.yaml|composer\.lock|Gemfile\.lock|pdm\.lock)$"
 )
 
+_QUOTED = re.compile(r"""(["'])([^"'\\\n]{1,300})\1""")
+
 LARGE_FILES = 30  # more changed files than this is a large change
 LARGE_LINES = 1000  # more added+removed lines than this is a large change
 VERY_LARGE_LINES = 5000  # ... and past this, medium severity
+MAX_TRIGGERS = 3  # triggers shown per tag; the rest are counted
+MIN_DUPLICATED_LITERAL = 12  # shorter quoted values ("utf-8", "cuda") repeat for no reason
+
+# Every evidence template the rules emit, ``<tag>.<variant>``; the renderers' label files
+# hold a sentence for each (tests/i18n checks that none is missing).
+EVIDENCE_TEMPLATES = frozenset(
+    {
+        "dependency-constraint-change.change",
+        "dependency-constraint-change.added",
+        "version-lock.change",
+        "version-lock.added",
+        "future-version-regression-risk.admits",
+        "future-version-regression-risk.change",
+        "dependency-upgrade.change",
+        "missing-regression-test.dependency",
+        "missing-regression-test.source",
+        "ci-only-change.files",
+        "ci-change.files",
+        "runtime-image-impact.image-file",
+        "runtime-image-impact.installed",
+        "runtime-image-impact.maybe-installed",
+        "error-message-regression.removed-check",
+        "error-message-regression.removed-raise",
+        "public-api-change.removed",
+        "platform-detection-assumption.probe",
+        "security-sensitive.line",
+        "security-sensitive.path",
+        "duplicated-logic-across-files.rewrite",
+        "duplicated-logic-across-files.literal",
+        "variant-conflict.packages",
+        "large-change.size",
+        "generated-or-lock-only.paths",
+        "revert.pr",
+        "revert.commit",
+        "revert.title",
+        "unresolved-review-concern.thread",
+    }
+)
+
+
+@dataclass
+class _Trigger:
+    english: str
+    evidence: Evidence
 
 
 @dataclass
 class _Collector:
     vocabulary: RiskVocabulary
-    evidence: dict[str, list[str]] = field(default_factory=dict)
+    triggers: dict[str, list[_Trigger]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
 
-    def add(self, tag: str, evidence: str, severity: Severity | None = None) -> None:
+    def add(
+        self,
+        tag: str,
+        template: str,
+        params: EvidenceParams,
+        english: str,
+        severity: Severity | None = None,
+    ) -> None:
+        """Record one trigger of `tag`: `template` (``<tag>.<variant>``) and its params render it in
+        any language; `english` is kept as the tag's plain `evidence` text."""
+        if template not in EVIDENCE_TEMPLATES or not template.startswith(f"{tag}."):
+            raise ValueError(f"unknown evidence template {template!r} for {tag!r}")
         spec = self.vocabulary.get(tag)
         level = severity or spec.severity
-        items = self.evidence.setdefault(tag, [])
-        if evidence not in items:
-            items.append(evidence)
+        items = self.triggers.setdefault(tag, [])
+        if all(t.english != english for t in items):
+            items.append(_Trigger(english, Evidence(template=template, params=params)))
         current = self.severity.get(tag)
         if current is None or SEVERITY_ORDER[level] > SEVERITY_ORDER[current]:
             self.severity[tag] = level
 
     def tags(self) -> list[RiskTag]:
         result: list[RiskTag] = []
-        for tag, items in self.evidence.items():
+        for tag, items in self.triggers.items():
             spec = self.vocabulary.get(tag)
-            shown = "; ".join(items[:3]) + (f" (+{len(items) - 3} more)" if len(items) > 3 else "")
+            more = max(0, len(items) - MAX_TRIGGERS)
+            shown = "; ".join(t.english for t in items[:MAX_TRIGGERS]) + (f" (+{more} more)" if more else "")
             result.append(
                 RiskTag(
                     tag=tag,
@@ -106,6 +168,8 @@ class _Collector:
                     label_en=spec.label_en,
                     evidence=shown,
                     severity=self.severity[tag],
+                    items=[t.evidence for t in items[:MAX_TRIGGERS]],
+                    more=more,
                 )
             )
         order = list(self.vocabulary.tags)
@@ -124,38 +188,85 @@ def derive_risk_tags(
     discussion: DiscussionFacts,
     vocabulary: RiskVocabulary | None = None,
 ) -> RisksFacts:
-    """Every risk tag the facts support. `discussion` is accepted for future rules."""
+    """Every risk tag the facts support."""
     found = _Collector(vocabulary or load_vocabulary())
     _dependency_rules(found, deps, tests)
     _test_and_ci_rules(found, tests)
     _image_rules(found, pr, deps)
     _code_rules(found, pr, symbols)
-    for finding in deps.findings:
-        where = ", ".join(finding.paths) or ", ".join(finding.packages)
-        if finding.kind == "duplicated-rewrite":
-            found.add("duplicated-logic-across-files", f"{where}: {finding.detail}")
-        elif finding.kind == "variant-conflict":
-            found.add("variant-conflict", f"{where}: {finding.detail}")
+    _duplication_rules(found, pr, files, deps)
     _size_rules(found, pr, files)
     _revert_rules(found, pr, refs)
+    _discussion_rules(found, discussion)
     return RisksFacts(tags=found.tags())
+
+
+def version_part(requirement: str | None) -> str:
+    """``<14.1.0`` of ``cupy-cuda13x<14.1.0``: the line without its name (and comment)."""
+    if requirement is None:
+        return ""
+    line = requirement.split("#", 1)[0].strip()
+    try:
+        parsed = Requirement(line)
+    except InvalidRequirement:
+        return line
+    spec = str(parsed.specifier)
+    if parsed.extras:
+        spec = f"[{','.join(sorted(parsed.extras))}]{spec}"
+    if parsed.marker is not None:
+        spec = f"{spec}; {parsed.marker}".strip()
+    return spec
+
+
+def _dependency_params(change: DependencyChange) -> dict[str, str | list[str]]:
+    return {
+        "path": change.path,
+        "package": change.package,
+        "before": version_part(change.before),
+        "after": version_part(change.after),
+    }
 
 
 def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCIFacts) -> None:
     for change in deps.changes:
         kinds = set(change.kinds)
-        text = f"{change.path}: {change.package} {change.before or '(none)'} → {change.after or '(removed)'}"
+        params = _dependency_params(change)
+        before = (str(params["before"]) or "(any)") if change.before is not None else "(none)"
+        after = (str(params["after"]) or "(any)") if change.after is not None else "(removed)"
+        text = f"{change.path}: {change.package} {before} → {after}"
         if kinds & _CONSTRAINT_KINDS:
-            found.add("dependency-constraint-change", f"{text} [{', '.join(sorted(kinds))}]")
+            shown: list[str] = sorted(kinds & _CONSTRAINT_KINDS)
+            found.add(
+                "dependency-constraint-change",
+                "dependency-constraint-change.added"
+                if change.before is None
+                else "dependency-constraint-change.change",
+                {**params, "kinds": shown},
+                f"{text} ({', '.join(shown)})",
+            )
             if not tests.tests_changed:
-                found.add("missing-regression-test", f"no test changed with {change.package} constraint")
+                found.add(
+                    "missing-regression-test",
+                    "missing-regression-test.dependency",
+                    {"package": change.package},
+                    f"no test changed with the {change.package} constraint",
+                )
         if kinds & _LOCK_KINDS:
-            found.add("version-lock", text)
+            lock = "version-lock.added" if change.before is None else "version-lock.change"
+            found.add("version-lock", lock, params, text)
         if kinds & _FUTURE_KINDS:
-            admitted = ", ".join(change.newly_admitted[:3])
-            found.add("future-version-regression-risk", text + (f" (admits {admitted})" if admitted else ""))
+            if change.newly_admitted:
+                admitted = change.newly_admitted[:3]
+                found.add(
+                    "future-version-regression-risk",
+                    "future-version-regression-risk.admits",
+                    {**params, "versions": admitted},
+                    f"{text} (admits {', '.join(admitted)})",
+                )
+            else:
+                found.add("future-version-regression-risk", "future-version-regression-risk.change", params, text)
         if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
-            found.add("dependency-upgrade", text)
+            found.add("dependency-upgrade", "dependency-upgrade.change", params, text)
 
 
 def _moved_up(before: str | None, after: str | None) -> bool:
@@ -176,18 +287,26 @@ def _moved_up(before: str | None, after: str | None) -> bool:
 
 def _test_and_ci_rules(found: _Collector, tests: TestsCIFacts) -> None:
     if tests.missing_tests:
-        found.add("missing-regression-test", "source changed and no test file changed")
+        found.add(
+            "missing-regression-test",
+            "missing-regression-test.source",
+            {},
+            "source changed and no test file changed",
+        )
+    shown = tests.ci_files[:3]
     if tests.ci_only:
-        found.add("ci-only-change", "only CI files changed: " + ", ".join(tests.ci_files[:3]))
+        found.add(
+            "ci-only-change", "ci-only-change.files", {"paths": shown}, "only CI files changed: " + ", ".join(shown)
+        )
     elif tests.ci_changed:
-        found.add("ci-change", "CI files changed: " + ", ".join(tests.ci_files[:3]))
+        found.add("ci-change", "ci-change.files", {"paths": shown}, "CI files changed: " + ", ".join(shown))
 
 
 def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) -> None:
     paths = [f.path for f in pr.files]
     for path in paths:
         if _DOCKER_PATH.search(path):
-            found.add("runtime-image-impact", f"{path} changed")
+            found.add("runtime-image-impact", "runtime-image-impact.image-file", {"path": path}, f"{path} changed")
     # A requirements file counts when a changed Dockerfile/script names it, or when it is
     # not obviously a test/dev/docs list (those rarely reach images).
     image_texts = " ".join(
@@ -198,37 +317,125 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
     for path in sorted(changed_requirements):
         name = path.rsplit("/", 1)[-1]
         if name in image_texts:
-            found.add("runtime-image-impact", f"{path} is installed by a changed image/script")
+            found.add(
+                "runtime-image-impact",
+                "runtime-image-impact.installed",
+                {"path": path},
+                f"{path} is installed by a changed image/script",
+            )
         elif not _NON_IMAGE_REQUIREMENTS.search(name):
-            found.add("runtime-image-impact", f"{path} may be installed into runtime images", "low")
+            found.add(
+                "runtime-image-impact",
+                "runtime-image-impact.maybe-installed",
+                {"path": path},
+                f"{path} may be installed into runtime images",
+                "low",
+            )
 
 
 def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts) -> None:
     for symbol in symbols.symbols:
         last = symbol.name.rsplit(".", 1)[-1]
         if symbol.change == "removed" and _CHECK_NAME.match(last):
-            found.add("error-message-regression", f"{symbol.path}: removed {symbol.name}()")
+            found.add(
+                "error-message-regression",
+                "error-message-regression.removed-check",
+                {"path": symbol.path, "symbol": symbol.name},
+                f"{symbol.path}: removed {symbol.name}()",
+            )
         is_test = "test" in symbol.path.lower().rsplit("/", 1)[-1] or "/tests/" in f"/{symbol.path}"
         if symbol.change == "removed" and not last.startswith("_") and not is_test:
-            found.add("public-api-change", f"{symbol.path}: removed {symbol.kind} {symbol.name}")
+            found.add(
+                "public-api-change",
+                "public-api-change.removed",
+                {"path": symbol.path, "symbol": symbol.name, "symbol_kind": symbol.kind},
+                f"{symbol.path}: removed {symbol.kind} {symbol.name}",
+            )
     for change in pr.files:
         lines = changed_lines(change)
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
         for index, line in enumerate(lines):
             where = f"{change.path}:{line.number}" if line.number else change.path
+            code = _clip(line.text)
             if line.kind == "-":
                 # The hint is often on the lines after `raise X(`: read the removed block.
                 block = " ".join(x.text for x in lines[index : index + 4] if x.kind == "-")
                 removed_raise = _RAISE_WITH_HINT.search(line.text) and _INSTALL_HINT.search(block)
                 if removed_raise and line.text.strip() not in added_text:
-                    found.add("error-message-regression", f"{where}: removed `{_clip(line.text)}`")
+                    found.add(
+                        "error-message-regression",
+                        "error-message-regression.removed-raise",
+                        {"where": where, "code": code},
+                        f"{where}: removed `{code}`",
+                    )
                 continue
             if _PLATFORM_PROBE.search(line.text):
-                found.add("platform-detection-assumption", f"{where}: `{_clip(line.text)}`")
+                found.add(
+                    "platform-detection-assumption",
+                    "platform-detection-assumption.probe",
+                    {"where": where, "code": code},
+                    f"{where}: `{code}`",
+                )
             if _SECURITY_LINE.search(line.text):
-                found.add("security-sensitive", f"{where}: `{_clip(line.text)}`")
+                found.add(
+                    "security-sensitive",
+                    "security-sensitive.line",
+                    {"where": where, "code": code},
+                    f"{where}: `{code}`",
+                )
         if _SECURITY_PATH.search(change.path) and change.status != FileStatus.REMOVED:
-            found.add("security-sensitive", f"{change.path} is security-related", "medium")
+            found.add(
+                "security-sensitive",
+                "security-sensitive.path",
+                {"path": change.path},
+                f"{change.path} is security-related",
+                "medium",
+            )
+
+
+def _duplication_rules(found: _Collector, pr: PullRequest, files: FilesFacts, deps: DependenciesFacts) -> None:
+    for finding in deps.findings:
+        where = ", ".join(finding.paths) or ", ".join(finding.packages)
+        params: dict[str, str | list[str]] = {"paths": finding.paths, "packages": finding.packages}
+        if finding.kind == "duplicated-rewrite":
+            found.add(
+                "duplicated-logic-across-files",
+                "duplicated-logic-across-files.rewrite",
+                params,
+                f"{where}: {finding.detail}",
+            )
+        elif finding.kind == "variant-conflict":
+            found.add("variant-conflict", "variant-conflict.packages", params, f"{where}: {finding.detail}")
+    for literal, paths in duplicated_literals(pr, files):
+        found.add(
+            "duplicated-logic-across-files",
+            "duplicated-logic-across-files.literal",
+            {"paths": paths, "literal": literal},
+            f"the same value {literal!r} is added in {', '.join(paths)}",
+        )
+
+
+def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, list[str]]]:
+    """Quoted values of at least `MIN_DUPLICATED_LITERAL` characters that the PR adds to two or
+    more files (tests, docs and generated files aside) and removes nowhere, i.e. the same
+    setting written twice (setup.py and a Dockerfile ENV line), not code moved between files."""
+    skipped = {f.path for f in files.files if f.generated or f.category in ("test", "docs")}
+    added: dict[str, list[str]] = {}
+    removed: set[str] = set()
+    for change in pr.files:
+        if change.path in skipped or _LOCK_FILE.search(change.path):
+            continue
+        for line in changed_lines(change):
+            for match in _QUOTED.finditer(line.text):
+                value = match.group(2).strip()
+                if len(value) < MIN_DUPLICATED_LITERAL:
+                    continue
+                if line.kind == "-":
+                    removed.add(value)
+                elif change.path not in added.setdefault(value, []):
+                    added[value].append(change.path)
+    found = [(value, paths) for value, paths in added.items() if len(paths) >= 2 and value not in removed]
+    return sorted(found, key=lambda item: (-len(item[1]), item[0]))[:MAX_TRIGGERS]
 
 
 def _size_rules(found: _Collector, pr: PullRequest, files: FilesFacts) -> None:
@@ -236,22 +443,57 @@ def _size_rules(found: _Collector, pr: PullRequest, files: FilesFacts) -> None:
     lines = max(files.total_additions + files.total_deletions, pr.additions + pr.deletions)
     if file_count > LARGE_FILES or lines > LARGE_LINES:
         severity: Severity = "medium" if lines > VERY_LARGE_LINES else "low"
-        found.add("large-change", f"{file_count} files, {lines} lines changed", severity)
-    considered = files.files or []
-    if considered and all(f.generated or _LOCK_FILE.search(f.path) for f in considered):
-        found.add("generated-or-lock-only", ", ".join(f.path for f in considered[:3]))
-    elif not considered and pr.files and all(_LOCK_FILE.search(f.path) for f in pr.files):
-        found.add("generated-or-lock-only", ", ".join(f.path for f in pr.files[:3]))
+        found.add(
+            "large-change",
+            "large-change.size",
+            {"files": str(file_count), "lines": str(lines)},
+            f"{file_count} files, {lines} lines changed",
+            severity,
+        )
+    considered = [f.path for f in files.files if f.generated or _LOCK_FILE.search(f.path)]
+    if files.files and len(considered) == len(files.files):
+        found.add(
+            "generated-or-lock-only",
+            "generated-or-lock-only.paths",
+            {"paths": considered[:3]},
+            ", ".join(considered[:3]),
+        )
+    elif not files.files and pr.files and all(_LOCK_FILE.search(f.path) for f in pr.files):
+        shown = [f.path for f in pr.files[:3]]
+        found.add("generated-or-lock-only", "generated-or-lock-only.paths", {"paths": shown}, ", ".join(shown))
 
 
 def _revert_rules(found: _Collector, pr: PullRequest, refs: ReferencesFacts) -> None:
     reverted = [r for r in refs.references if r.relation == "reverts"]
     for ref in reverted:
-        found.add("revert", f"reverts {ref.repository}#{ref.number}: {ref.evidence}")
+        same = ref.repository.lower() == pr.repository.lower()
+        target = f"#{ref.number}" if same else f"{ref.repository}#{ref.number}"
+        found.add(
+            "revert",
+            "revert.pr",
+            {"ref": target},
+            f"reverts {ref.repository}#{ref.number}: {ref.evidence}",
+        )
     for sha in refs.reverted_commits:
-        found.add("revert", f"reverts commit {sha[:12]}")
+        found.add("revert", "revert.commit", {"sha": sha[:12]}, f"reverts commit {sha[:12]}")
     if not reverted and not refs.reverted_commits and pr.title.lower().startswith("revert"):
-        found.add("revert", f"title: {_clip(pr.title)}")
+        found.add("revert", "revert.title", {"title": _clip(pr.title)}, f"title: {_clip(pr.title)}")
+
+
+def _discussion_rules(found: _Collector, discussion: DiscussionFacts) -> None:
+    """A correctness point nobody answered (or left unresolved) is a risk the merge carries,
+    whether a person or a code-review bot raised it."""
+    for thread in discussion.threads:
+        if thread.kind != "correctness" or thread.outcome not in ("unresolved", "no-reply"):
+            continue
+        who = list(dict.fromkeys(thread.participants or [q.author for q in thread.quotes]))[:3]
+        topic = _clip(thread.topic, 160)
+        found.add(
+            "unresolved-review-concern",
+            "unresolved-review-concern.thread",
+            {"who": who, "topic": topic, "outcome": thread.outcome, "path": thread.path or ""},
+            f"{', '.join(who) or 'a reviewer'}: {topic} ({thread.outcome})",
+        )
 
 
 def _clip(text: str, limit: int = 100) -> str:
@@ -273,7 +515,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 
 ANALYZER = Analyzer(
     name="risks",
-    version="1",
+    version="2",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )

@@ -12,11 +12,26 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-FACTS_SCHEMA_VERSION = 1
+FACTS_SCHEMA_VERSION = 2
 
 
 class _Fact(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+EvidenceParams = dict[str, str | list[str]]
+
+
+class Evidence(_Fact):
+    """One language-neutral fact behind a risk tag or a verdict reason.
+
+    `template` names a sentence in the renderers' label files (``evidence`` /
+    ``reason_details`` tables); `params` fill it: paths, packages, versions, symbols,
+    vocabulary ids, counts and verbatim quotes, never prose.
+    """
+
+    template: str
+    params: EvidenceParams = Field(default_factory=dict)
 
 
 # --- files -----------------------------------------------------------------------------
@@ -38,7 +53,9 @@ class FileFact(_Fact):
     binary: bool = False
     generated: bool = False
     is_key: bool = False
-    key_reason: str | None = None
+    key_reason: str | None = None  # English, for JSON consumers and logs
+    key_reason_code: str | None = None  # the same reason, language-neutral (see render/labels)
+    key_reason_params: dict[str, str] = Field(default_factory=dict)
 
 
 class FilesFacts(_Fact):
@@ -219,8 +236,10 @@ class RiskTag(_Fact):
     tag: str  # id from the controlled vocabulary, e.g. "dependency-constraint-change"
     label_zh: str
     label_en: str
-    evidence: str  # the fact that triggered it
+    evidence: str  # the fact that triggered it, in English (joined when several did)
     severity: Literal["low", "medium", "high"] = "low"
+    items: list[Evidence] = Field(default_factory=list)  # the same facts, language-neutral
+    more: int = 0  # triggers beyond `items`
 
 
 class RisksFacts(_Fact):
@@ -235,8 +254,9 @@ class VerdictLevel(StrEnum):
 
 class VerdictReason(_Fact):
     code: str  # e.g. "debugging-method", "test-pattern", "design-trap", "dependency-practice", "size", "risk"
-    detail: str
+    detail: str  # in English
     weight: float = 0.0
+    items: list[Evidence] = Field(default_factory=list)  # the detail, language-neutral
 
 
 class VerdictFacts(_Fact):

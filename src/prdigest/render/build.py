@@ -5,6 +5,7 @@ from __future__ import annotations
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Length, Narrative
 from prdigest.models.pullrequest import PullRequest
+from prdigest.render.evidence import reason_text, risk_evidence, tag_labels
 from prdigest.render.i18n import Labels, labels
 from prdigest.render.report import (
     Discussion,
@@ -29,6 +30,7 @@ from prdigest.render.selection import key_excerpts, key_files, key_symbols
 
 def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length) -> Report:
     lab = labels(lang)
+    labels_of_tags = tag_labels(facts.risks.tags, lab)
     roles = {r.path: r.role for r in narrative.file_roles}
     notes = {n.path: n.note for n in narrative.excerpt_notes}
     symbols_by_path: dict[str, list[str]] = {}
@@ -114,7 +116,7 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
                     tag=t.tag,
                     label=t.label_zh if lang == "zh" else t.label_en,
                     severity=t.severity,
-                    evidence=t.evidence,
+                    evidence=risk_evidence(t, lab),
                 )
                 for t in facts.risks.tags
             ],
@@ -134,7 +136,7 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
             level=facts.verdict.level.value,
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
-            reasons=[r.detail or r.code for r in facts.verdict.reasons],
+            reasons=[reason_text(r, lab, labels_of_tags) or r.code for r in facts.verdict.reasons],
             paragraph=narrative.feed_paragraph,
         ),
         narrator=NarratorInfo(

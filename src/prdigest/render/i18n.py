@@ -30,6 +30,13 @@ _TABLES = (
     "thread_outcomes",
     "relations",
     "modules",
+    "evidence_text",
+    "dependency_kinds",
+    "symbol_kinds",
+    "evidence",
+    "reason_details",
+    "key_reasons",
+    "reason_leads",
 )
 
 

@@ -1,7 +1,8 @@
 """Markdown renderer of reports and feeds.
 
 Untrusted text (titles, quotes, paths) is kept on one line and cannot open blocks, raw HTML
-or links; code excerpts are fenced with a fence longer than any backtick run inside.
+or links; code excerpts are fenced with a fence longer than any backtick run inside. Escapes
+are kept to the characters that would do harm, so ``<14.1.0`` or ``[ci]`` read as written.
 """
 
 from __future__ import annotations
@@ -14,28 +15,43 @@ from prdigest.render.i18n import Labels, labels
 from prdigest.render.report import Report
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
-_BLOCK_START = re.compile(r"^(\s*)([#>+*=|-]|\d+[.)])")
-_ESCAPE = re.compile(r"([<\[\]\\])")
+# Escape only what could change the structure: `<` that may open a tag, autolink, comment or
+# processing instruction; `]` that may close a link text or open a definition (`](`, `][`,
+# `]:`); a backslash before punctuation (it would escape our escape). `[` alone links nothing.
+_ESCAPE = re.compile(r"<(?=[A-Za-z/!?])|\](?=[(\[:])|\\(?=[!-/:-@\[-`{-~])")
+# What a line may not start with: ATX headings (`#` then space or end), block quotes, list
+# markers followed by a space, thematic breaks, code fences, setext underlines, raw HTML.
+_BLOCK_START = re.compile(r"^(?:#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|(?:[-*_]\s*){3,}$|`{3,}|~{3,}|=+\s*$)")
+_ORDERED_START = re.compile(r"^(\d{1,9})[.)](?=\s|$)")
 _BACKTICKS = re.compile(r"`+")
 
 
 def inline(text: str) -> str:
-    """One line of Markdown: whitespace collapsed; ``<``, ``[``, ``]`` escaped outside code spans."""
+    """One line of Markdown: whitespace collapsed; only markup-opening characters escaped,
+    code spans kept verbatim."""
     text = " ".join(text.split())
     out: list[str] = []
     last = 0
     for match in _CODE_SPAN.finditer(text):
-        out.append(_ESCAPE.sub(r"\\\1", text[last : match.start()]))
+        out.append(_escape(text[last : match.start()]))
         out.append(match.group(0))
         last = match.end()
-    out.append(_ESCAPE.sub(r"\\\1", text[last:]))
+    out.append(_escape(text[last:]))
     return "".join(out)
 
 
+def _escape(text: str) -> str:
+    return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
+
+
 def block(text: str) -> str:
-    """An inline text that starts a line: a leading ``#``, ``-``, ``1.``... cannot open a block."""
+    """An inline text that starts a line: a leading ``# ``, ``- ``, ``1. ``, ``>``, a fence or a
+    rule cannot open a block."""
     line = inline(text)
-    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line, count=1)
+    ordered = _ORDERED_START.match(line)
+    if ordered:  # `\1.` would show the backslash: escape the delimiter instead
+        return f"{ordered.group(1)}\\{line[ordered.end(1) :]}"
+    return "\\" + line if _BLOCK_START.match(line) else line
 
 
 def code(text: str) -> str:

@@ -7,6 +7,7 @@ from prdigest.models.narrative import ExcerptNote, FileRole, Length
 from prdigest.narrate.extractive.changes import short_dependency
 from prdigest.narrate.extractive.implementation import symbol_changes
 from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.render.evidence import key_reason
 from prdigest.render.selection import key_excerpts, key_files
 
 
@@ -18,6 +19,9 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     parts: list[str] = []
     if len(facts.files.files) == 1:
         parts.append(ph.say("files", "only_file"))
+    reason = key_reason(file, ph.labels) if file.key_reason_code else ""
+    if reason:
+        parts.append(reason)
     if file.status == "added":
         parts.append(ph.say("files", "added"))
     elif file.status == "removed":
@@ -37,7 +41,14 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     for finding in facts.dependencies.findings:
         if file.path in finding.paths and finding.kind == "duplicated-rewrite":
             others = ph.join([ph.code(p) for p in finding.paths if p != file.path])
-            parts.append(ph.say("files", "finding", others=others, detail=finding.detail))
+            packages = ph.join(finding.packages) or ph.say("files", "same_logic")
+            parts.append(ph.say("files", "finding", others=others, packages=packages))
+    for tag in facts.risks.tags:
+        for item in tag.items:
+            paths = item.params.get("paths", [])
+            if item.template == "duplicated-logic-across-files.literal" and file.path in paths:
+                others = ph.join([ph.code(p) for p in paths if p != file.path])
+                parts.append(ph.say("files", "same_value", others=others, value=ph.code(str(item.params["literal"]))))
     symbols = [s for s in facts.symbols.symbols if s.path == file.path]
     if symbols:
         parts.append(symbol_changes(symbols, ph, limit=3))

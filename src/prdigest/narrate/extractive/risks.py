@@ -9,6 +9,7 @@ from prdigest.narrate.extractive.changes import caps_added, caps_removed, change
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
+from prdigest.render.evidence import risk_evidence
 
 MAX_RISKS = {"full": 8, "brief": 4}
 _IMAGE_TAGS = ("runtime-image-impact",)
@@ -20,7 +21,7 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     for tag in facts.risks.tags:
         label = tag.label_zh if ph.lang == "zh" else tag.label_en
         severity = ph.say("severity", tag.severity)
-        evidence = shorten(tag.evidence, 240)
+        evidence = risk_evidence(tag, ph.labels) if tag.items else shorten(tag.evidence, 240)
         if evidence:
             found.append(ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence)))
         else:
@@ -32,14 +33,16 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
                 after = specifier(change.after, change.package)
                 found.append(ph.sentence(ph.say("risks", "future", after=after, package=change.package)))
     for thread in facts.discussion.threads:
-        if thread.kind in ("correctness", "design") and thread.outcome in ("no-reply", "unresolved"):
+        # Unanswered correctness points already have their tag (unresolved-review-concern).
+        covered = thread.kind == "correctness" and "unresolved-review-concern" in tagged
+        if thread.kind in ("correctness", "design") and thread.outcome in ("no-reply", "unresolved") and not covered:
             who = ", ".join(dict.fromkeys(thread.participants or [q.author for q in thread.quotes])) or "?"
             found.append(
                 ph.sentence(
                     ph.say(
                         "risks",
                         "unanswered",
-                        kind=ph.labels.lookup("thread_kinds", thread.kind),
+                        kind=ph.say("thread_kind_words", thread.kind),
                         who=who,
                         topic=ph.quote(shorten(collapse(thread.topic), 160)),
                     )

@@ -3,24 +3,52 @@ watch, all from the verdict, risk, dependency and discussion facts."""
 
 from __future__ import annotations
 
-from prdigest.models.facts import Facts
+from prdigest.models.facts import Facts, VerdictReason
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.changes import caps_added, specifier
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
+from prdigest.render.evidence import reason_text, tag_labels
 
 MAX_WATCH = {"full": 4, "brief": 2}
 
 
+# Reasons that name something a reader learns; the feed leads with these (seed 003).
+LESSON_CODES = frozenset(
+    {"lineage", "design-trap", "debugging-method", "dependency-practice", "test-pattern", "hot-path"}
+)
+MAX_REASONS = 3
+MIN_LESSON_WEIGHT = 1.0
+MAX_ITEMS = 2  # facts per reason in a paragraph
+
+
+def chosen_reasons(facts: Facts) -> list[VerdictReason]:
+    """The reasons the paragraph gives: lessons first; for a skip, what makes it skippable."""
+    reasons = sorted(facts.verdict.reasons, key=lambda r: -abs(r.weight))
+    positive = [r for r in reasons if r.weight > 0]
+    # A bare mention (one "root cause", one test file) is no lesson; the paragraph would overclaim.
+    lessons = [r for r in positive if r.code in LESSON_CODES and r.weight >= MIN_LESSON_WEIGHT]
+    if facts.verdict.level.value == "skip":
+        negative = [r for r in reasons if r.weight < 0]
+        return (negative[:2] + lessons[:1])[:MAX_REASONS]
+    return (lessons or positive)[:MAX_REASONS]
+
+
 def reasons_sentence(facts: Facts, ph: Phrases) -> str:
-    reasons = []
-    for reason in sorted(facts.verdict.reasons, key=lambda r: -r.weight)[:3]:
+    labels_of_tags = tag_labels(facts.risks.tags, ph.labels)
+    clauses: list[str] = []
+    for reason in chosen_reasons(facts):
+        if reason.items:
+            clauses.append(reason_text(reason, ph.labels, labels_of_tags, limit=MAX_ITEMS))
+            continue
+        # Facts from before the analyzers emitted templates: name the reason, quote its detail.
         name = ph.say("reasons", reason.code) if ph.has("reasons", reason.code) else reason.code.replace("-", " ")
         detail = shorten(reason.detail, 160)
-        reasons.append(ph.say("reasons", "detail", reason=name, detail=detail) if detail else name)
-    if reasons:
-        return ph.say("verdict", "because", reasons=ph.tables["quote"]["clause_sep"].join(reasons))
+        clauses.append(ph.say("reasons", "detail", reason=name, detail=detail) if detail else name)
+    if clauses:
+        # One sentence per reason, as the seeds' feed paragraphs read.
+        return ph.sentences(clauses)
     return ph.say(
         "verdict",
         "no_reasons",
@@ -34,7 +62,7 @@ def watch_items(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     items: list[str] = []
     for thread in facts.discussion.threads:
         if thread.kind in ("correctness", "design") and thread.outcome in ("no-reply", "unresolved"):
-            kind = ph.labels.lookup("thread_kinds", thread.kind)
+            kind = ph.say("thread_kind_words", thread.kind)
             items.append(
                 ph.say("verdict", "watch_unanswered", kind=kind, topic=ph.quote(shorten(collapse(thread.topic), 100)))
             )

@@ -1,0 +1,135 @@
+"""Sentences in the output language from the analyzers' language-neutral evidence.
+
+Risk tags, verdict reasons and key-file reasons carry a template name and params (paths,
+packages, versions, symbols, vocabulary ids, counts, verbatim quotes). The sentences live in
+``labels/<lang>.toml`` (tables ``evidence``, ``reason_details``, ``key_reasons``); this module
+fills them. Facts written before the analyzers emitted templates fall back to their English
+text, so old stored facts still render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from string import Formatter
+
+from prdigest.analyzers.risk_vocabulary import load_vocabulary
+from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
+from prdigest.render.i18n import Labels
+from prdigest.render.markdown import code
+
+# How each parameter is shown; a parameter not named here is shown as it is.
+_CODE_PARAMS = frozenset({"path", "paths", "where", "before", "after", "literal", "code", "symbol", "sha"})
+_CODE_PARAMS |= frozenset({"techniques"})
+_QUOTED_PARAMS = frozenset({"topic", "topics", "title", "cause", "signals", "words"})
+_LABEL_TABLES = {
+    "kinds": "dependency_kinds",
+    "symbol_kind": "symbol_kinds",
+    "outcome": "thread_outcomes",
+    "module": "modules",
+}
+_VERSION_PARAMS = frozenset({"before", "after"})
+
+
+def fill(table: str, template: str, params: EvidenceParams, lab: Labels, tag_labels: Mapping[str, str]) -> str:
+    """The sentence of `template` from `table`, its placeholders filled in the output language.
+
+    When a placeholder's parameter is empty, a ``<key>.without-<param>`` variant is used if the
+    label file has one (variants chain: ``x.without-a.without-b``). Unknown templates raise
+    `KeyError` (tests keep the tables complete)."""
+    sentences = lab.tables[table]
+    key = template
+    while True:
+        empty = [name for name in _fields(sentences[key]) if name not in _VERSION_PARAMS and not params.get(name)]
+        variant = next((f"{key}.without-{name}" for name in empty if f"{key}.without-{name}" in sentences), None)
+        if variant is None:
+            break
+        key = variant
+    values = {name: _show(name, value, lab, tag_labels) for name, value in params.items()}
+    return sentences[key].format_map(_Missing(values))
+
+
+def _fields(sentence: str) -> list[str]:
+    return [name for _, name, _, _ in Formatter().parse(sentence) if name]
+
+
+class _Missing(dict[str, str]):
+    """A template naming a parameter the analyzer did not send shows nothing there."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _show(name: str, value: str | list[str], lab: Labels, tag_labels: Mapping[str, str]) -> str:
+    items = [value] if isinstance(value, str) else list(value)
+    if name in _VERSION_PARAMS and not any(items):
+        return lab.tables["evidence_text"]["any_version"]
+    if name == "tags":
+        shown = [tag_labels.get(item) or _vocabulary_label(item, lab) for item in items]
+    elif name in _LABEL_TABLES:
+        shown = [lab.lookup(_LABEL_TABLES[name], item) for item in items]
+    elif name in _CODE_PARAMS:
+        shown = [code(item) for item in items if item]
+    elif name in _QUOTED_PARAMS:
+        text = lab.tables["evidence_text"]
+        shown = [f"{text['quote_open']}{' '.join(item.split())}{text['quote_close']}" for item in items if item]
+        # Quotes sit next to each other in Chinese (「a」「b」); English separates them.
+        return ("" if lab.lang == "zh" else ", ").join(shown)
+    else:
+        shown = [" ".join(item.split()) for item in items if item]
+    return listing(shown, lab)
+
+
+def listing(items: list[str], lab: Labels) -> str:
+    """``a、b 和 c`` / ``a, b and c``."""
+    if len(items) < 2:
+        return "".join(items)
+    return lab.join(items[:-1]) + lab.tables["evidence_text"]["last_separator"] + items[-1]
+
+
+def _vocabulary_label(tag: str, lab: Labels) -> str:
+    spec = load_vocabulary().tags.get(tag)
+    if spec is None:
+        return tag
+    return spec.label_zh if lab.lang == "zh" else spec.label_en
+
+
+def tag_labels(tags: list[RiskTag], lab: Labels) -> dict[str, str]:
+    return {t.tag: t.label_zh if lab.lang == "zh" else t.label_en for t in tags}
+
+
+def risk_evidence(tag: RiskTag, lab: Labels) -> str:
+    """What triggered `tag`, in the output language (its English text for old facts)."""
+    if not tag.items:
+        return tag.evidence
+    parts = [fill("evidence", item.template, item.params, lab, {}) for item in tag.items]
+    text = lab.text("semicolon").join(parts)
+    if tag.more:
+        text += lab.tables["evidence_text"]["more"].format(count=tag.more)
+    return text
+
+
+def reason_text(reason: VerdictReason, lab: Labels, labels_of_tags: Mapping[str, str], limit: int = 0) -> str:
+    """Why a verdict reason holds, in the output language (its English detail for old facts).
+
+    Reasons with a lead (design trap, dependency practice) say it once before their items;
+    `limit` > 0 keeps that many items."""
+    if not reason.items:
+        return reason.detail
+    items = reason.items[:limit] if limit > 0 else reason.items
+    parts = [fill("reason_details", item.template, item.params, lab, labels_of_tags) for item in items]
+    joined = lab.text("semicolon").join(parts)
+    lead = lab.tables["reason_leads"].get(reason.code)
+    return lead.format(items=joined) if lead else joined
+
+
+def key_reason(file: FileFact, lab: Labels) -> str:
+    """Why `file` is a key file, in the output language ("" when the analyzer gave no reason)."""
+    if file.key_reason_code is None:
+        return file.key_reason or ""
+    params: EvidenceParams = dict(file.key_reason_params)
+    return fill("key_reasons", file.key_reason_code, params, lab, {})
+
+
+def evidence_sentence(item: Evidence, lab: Labels) -> str:
+    """One risk-tag evidence item alone (for callers that lay items out themselves)."""
+    return fill("evidence", item.template, item.params, lab, {})
