@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
 from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
-from prdigest.store.facts_store import analysis_states, get_facts, save_facts
+from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
 
 
@@ -48,43 +48,60 @@ def analyze_stored(
     wanted: Callable[[str, int], bool] | None = None,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[str, int, str], None] | None = None,
+    jobs: int | None = None,
 ) -> AnalyzeStats:
     """Analyze every stored PR whose facts are missing or stale (all of them with ``force``).
 
     ``wanted(repo, number)`` narrows the set (e.g. a date window); ``on_start(total)`` and
     ``on_done(repo, number, outcome)`` feed a progress bar. A PR whose analysis fails is
-    reported in ``failed`` and does not stop the others.
+    reported in ``failed`` and does not stop the others. Records are read and facts written
+    a page at a time; ``jobs`` worker processes (default: one per CPU) share the analysis
+    when there are enough PRs to repay their start-up, else it runs in this process.
     """
-    from prdigest.errors import AnalysisError
-
     registry = registry or default_registry()
     context = context or AnalysisContext()
     states = analysis_states(store, repository)
     if wanted is not None:
         states = [s for s in states if wanted(s.repository, s.number)]
     stats = AnalyzeStats()
-    todo = []
+    todo: list[tuple[int, str, str]] = []
+    names: dict[int, tuple[str, int]] = {}
     for state in states:
         key = facts_cache_key(state.record_hash, registry)
         if not force and state.cache_key == key:
             stats.cached += 1
         else:
-            todo.append((state, key))
+            todo.append((state.pull_request_id, f"{state.repository}#{state.number}", key))
+            names[state.pull_request_id] = (state.repository, state.number)
     if on_start is not None:
         on_start(len(todo))
-    for state, key in todo:
-        pr = store.get_pr(state.repository, state.number)
-        try:
-            result = run_all(pr, registry, context)
-        except AnalysisError as exc:
-            stats.failed.append(str(exc))
+    # Oldest first: a PR's old file is then the previous PR's new file, whose parse the
+    # symbols analyzer keeps, so it parses only the (incremental) new side.
+    todo.sort(key=lambda item: names[item[0]])
+    if not todo:
+        return stats
+    from prdigest import analysis_workers as workers
+
+    def read(ids: Sequence[int]) -> dict[int, str]:
+        return stored_records(store, ids)
+
+    count = workers.default_jobs() if jobs is None else max(1, jobs)
+    count = min(count, len(todo) // workers.MIN_PARALLEL)
+    if count > 1 and workers.can_send(registry, context):
+        pages = workers.analyze_in_workers(todo, read, registry, context, count)
+    else:
+        pages = workers.analyze_in_process(todo, read, registry, context)
+    for page in pages:
+        save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
+        for task, outcome in page:
+            failed = isinstance(outcome, str)
+            if isinstance(outcome, str):
+                stats.failed.append(outcome)
+            else:
+                stats.analyzed += 1
             if on_done is not None:
-                on_done(state.repository, state.number, "failed")
-            continue
-        save_facts(store, state.pull_request_id, result, key)
-        stats.analyzed += 1
-        if on_done is not None:
-            on_done(state.repository, state.number, "analyzed")
+                repo, number = names[task.pull_request_id]
+                on_done(repo, number, "failed" if failed else "analyzed")
     return stats
 
 

@@ -46,6 +46,7 @@ _CATEGORIES = set(get_args(FileCategory))
 _TYPES = set(get_args(FileType))
 _RULE_FIELDS = {"pattern", "category", "type", "module", "language", "generated"}
 _TOP_KEYS = {"rule", "ci_paths", "languages", "module_names_zh"}
+_MEMO_SIZE = 20_000  # paths remembered per rule set
 
 
 class Glob:
@@ -120,8 +121,19 @@ class RuleSet:
     ci_paths: tuple[Glob, ...] = ()
     languages: tuple[tuple[Glob, str], ...] = ()
     module_names_zh: Mapping[str, str] = field(default_factory=dict)
+    # Answers per path: the same files come back PR after PR, and every rule is a regex.
+    _classified: dict[str, Classification] = field(default_factory=dict, compare=False, repr=False)
+    _ci: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def classify(self, path: str) -> Classification:
+        found = self._classified.get(path)
+        if found is None:
+            if len(self._classified) >= _MEMO_SIZE:
+                self._classified.clear()
+            found = self._classified[path] = self._classify(path)
+        return found
+
+    def _classify(self, path: str) -> Classification:
         category: FileCategory | None = None
         file_type: FileType | None = None
         module: str | None = None
@@ -146,7 +158,12 @@ class RuleSet:
         )
 
     def is_ci(self, path: str) -> bool:
-        return any(glob.matches(path) for glob in self.ci_paths)
+        found = self._ci.get(path)
+        if found is None:
+            if len(self._ci) >= _MEMO_SIZE:
+                self._ci.clear()
+            found = self._ci[path] = any(glob.matches(path) for glob in self.ci_paths)
+        return found
 
     def module_zh(self, module: str) -> str | None:
         return self.module_names_zh.get(module)
@@ -157,9 +174,7 @@ def _problem(where: str, message: str) -> ConfigError:
 
 
 def _str_map(value: object, where: str, key: str) -> dict[str, str]:
-    if not isinstance(value, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise _problem(where, f"[{key}] must map strings to strings")
     return dict(cast(Mapping[str, str], value))
 
@@ -226,7 +241,21 @@ def rules_for(overrides: Mapping[str, object] | None) -> RuleSet:
     defaults = default_rules()
     if not overrides:
         return defaults
-    own = parse_rules(overrides, "repository rules")
+    # The same table comes with every PR of a run: build (and validate) it once. repr tells
+    # TOML values of different types apart and keeps the order, which decides rule priority.
+    key = repr(overrides)
+    found = _combined.get(key)
+    if found is None:
+        if len(_combined) >= 8:
+            _combined.clear()
+        found = _combined[key] = _combine(parse_rules(overrides, "repository rules"), defaults)
+    return found
+
+
+_combined: dict[str, RuleSet] = {}
+
+
+def _combine(own: RuleSet, defaults: RuleSet) -> RuleSet:
     return RuleSet(
         rules=own.rules + defaults.rules,
         ci_paths=own.ci_paths + defaults.ci_paths,

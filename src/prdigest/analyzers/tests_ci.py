@@ -22,9 +22,7 @@ from prdigest.analyzers.registry import Analyzer
 from prdigest.models.facts import FilesFacts, TestsCIFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
-_KEY = re.compile(
-    r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[\w.\-/]+|\"[^\"]*\"|'[^']*')[ ]*:(?:[ ]+(?P<value>.*))?$"
-)
+_KEY = re.compile(r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[\w.\-/]+|\"[^\"]*\"|'[^']*')[ ]*:(?:[ ]+(?P<value>.*))?$")
 _STEP_NAME_KEYS = ("label", "name", "group")
 # How far below a "- " item line its label may sit.
 _LABEL_LOOKAHEAD = 40
@@ -151,9 +149,7 @@ def ci_jobs(change: FileChange) -> list[str]:
     for hunk in view.hunks:
         for side, kinds, content in (("new", " +", after), ("old", " -", before)):
             numbered = [
-                (line.new_line if side == "new" else line.old_line)
-                for line in hunk.lines
-                if line.kind == kinds[1]
+                (line.new_line if side == "new" else line.old_line) for line in hunk.lines if line.kind == kinds[1]
             ]
             if content is not None and numbered and all(n is not None for n in numbered):
                 found = [job_at(change.path, content, n - 1) for n in numbered if n is not None and n <= len(content)]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
 from prdigest.cli.progress import progress
+from prdigest.cli.terminal import printable
 from prdigest.store import Store
 
 
@@ -16,13 +19,22 @@ from prdigest.store import Store
 @click.option(
     "--rules",
     type=click.Path(exists=True, dir_okay=False),
-    help="A TOML file of per-repository file-classification rules (see docs).",
+    help="A TOML file of per-repository file-classification rules (see docs); re-analyzes the selected PRs.",
 )
 @click.option(
     "--versions",
     "versions_source",
     metavar="FILE|URL",
-    help="Released versions for dependency analysis: a JSON file {pkg: [versions]} or a PyPI-style JSON API URL.",
+    help=(
+        "Released versions for dependency analysis: a JSON file {pkg: [versions]} or a PyPI-style "
+        "JSON API URL; re-analyzes the selected PRs."
+    ),
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes for the analysis (default: one per CPU; small runs stay in one process).",
 )
 @db_option
 def analyze(
@@ -31,6 +43,7 @@ def analyze(
     force: bool,
     rules: str | None,
     versions_source: str | None,
+    jobs: int | None,
     db: str | None,
 ) -> None:
     """Run the deterministic analyzers on stored PRs and store their facts.
@@ -43,6 +56,10 @@ def analyze(
 
     rules_table = _load_rules(rules)
     from_index = versions_source is not None and versions_source.startswith(("http://", "https://"))
+    # Cached facts are keyed by the PR record and the analyzer versions, not by rules or known
+    # versions: a run that brings its own must redo the PRs it selects, or it would report them
+    # "already current" and keep facts made without them. (An index URL gets its own second pass.)
+    force = force or rules is not None or (versions_source is not None and not from_index)
     known = {} if from_index else _load_versions_file(versions_source)
     context = AnalysisContext(rules=rules_table, known_versions=known)
     since_date = parse_date(since)
@@ -54,6 +71,13 @@ def analyze(
             def wanted(repo: str, number: int) -> bool:
                 return (repo, number) in keep
 
+        done: set[tuple[str, int]] = set()
+
+        def advance(repo: str, number: int, outcome: str) -> None:
+            bar.advance(note=f"{repo}#{number}")
+            if outcome == "analyzed":
+                done.add((repo, number))
+
         with progress("analyzing") as bar:
             stats = analyze_stored(
                 store,
@@ -62,10 +86,17 @@ def analyze(
                 context=context,
                 wanted=wanted,
                 on_start=bar.set_total,
-                on_done=lambda repo, number, outcome: bar.advance(note=f"{repo}#{number}"),
+                on_done=advance,
+                jobs=jobs,
             )
         if from_index and versions_source is not None:
-            stats.analyzed += _reanalyze_with_index(store, repository, rules_table, versions_source)
+            again, failed = _reanalyze_with_index(store, repository, rules_table, versions_source, jobs, wanted)
+            # A PR redone in the second pass is counted once; if it was "already current" in
+            # the first, it is not any more.
+            fresh = again - done
+            stats.analyzed += len(fresh)
+            stats.cached -= len(fresh)
+            stats.failed.extend(failed)
         _reindex_search(store, repository)
     click.echo(
         f"analyzed {stats.analyzed} pull requests ({stats.cached} already current"
@@ -108,9 +139,17 @@ def _load_versions_file(source: str | None) -> dict[str, list[str]]:
     return load_known_versions_file(Path(source))
 
 
-def _reanalyze_with_index(store: Store, repository: str | None, rules: dict[str, object], index_url: str) -> int:
+def _reanalyze_with_index(
+    store: Store,
+    repository: str | None,
+    rules: dict[str, object],
+    index_url: str,
+    jobs: int | None,
+    wanted: Callable[[str, int], bool] | None,
+) -> tuple[set[tuple[str, int]], list[str]]:
     """Second pass for ``--versions URL``: the packages to ask the index about are only known
-    once the PRs are analyzed, so fetch their releases, then redo the PRs that change them."""
+    once the PRs are analyzed, so fetch their releases, then redo the selected PRs that change
+    them. Returns the PRs analyzed again and the failures."""
     from prdigest.analysis import analyze_stored
     from prdigest.analyzers.context import AnalysisContext
     from prdigest.analyzers.dependencies.known_versions import fetch_known_versions
@@ -119,21 +158,31 @@ def _reanalyze_with_index(store: Store, repository: str | None, rules: dict[str,
     touched: set[tuple[str, int]] = set()
     packages: set[str] = set()
     for state in analysis_states(store, repository):
+        if wanted is not None and not wanted(state.repository, state.number):
+            continue
         found = get_facts(store, state.repository, state.number)
         if found is not None and found.dependencies.changes:
             touched.add((state.repository, state.number))
             packages.update(change.package for change in found.dependencies.changes)
     if not touched:
-        return 0
+        return set(), []
     versions = fetch_known_versions(index_url, packages)
+    again: set[tuple[str, int]] = set()
+
+    def record(repo: str, number: int, outcome: str) -> None:
+        if outcome == "analyzed":
+            again.add((repo, number))
+
     stats = analyze_stored(
         store,
         repository=repository,
         force=True,
         context=AnalysisContext(rules=rules, known_versions=versions),
         wanted=lambda repo, number: (repo, number) in touched,
+        on_done=record,
+        jobs=jobs,
     )
-    return stats.analyzed
+    return again, stats.failed
 
 
 @click.command("facts")
@@ -150,35 +199,40 @@ def facts(ref: str, as_json: bool, db: str | None) -> None:
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
-    click.echo(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
+    _say(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
     for reason in result.verdict.reasons:
-        click.echo(f"  - {reason.code}: {reason.detail}")
-    click.echo(f"files: {result.files.total_files}  modules: {', '.join(result.files.modules) or '-'}")
+        _say(f"  - {reason.code}: {reason.detail}")
+    _say(f"files: {result.files.total_files}  modules: {', '.join(result.files.modules) or '-'}")
     for item in result.files.files:
         if item.is_key:
-            click.echo(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {item.key_reason or ''}")
+            _say(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {item.key_reason or ''}")
     symbols = ", ".join(f"{s.name} [{s.change}]" for s in result.symbols.symbols[:20]) or "none identified"
-    click.echo(f"symbols: {symbols}")
+    _say(f"symbols: {symbols}")
     for change in result.dependencies.changes:
-        click.echo(
+        _say(
             f"dependency {change.package}: {change.before or '-'} -> {change.after or '-'} "
             f"({', '.join(change.kinds)}) in {change.path}"
         )
         if change.newly_admitted:
-            click.echo(f"  newly admits: {', '.join(change.newly_admitted)}")
+            _say(f"  newly admits: {', '.join(change.newly_admitted)}")
         if change.newly_excluded:
-            click.echo(f"  newly excludes: {', '.join(change.newly_excluded)}")
+            _say(f"  newly excludes: {', '.join(change.newly_excluded)}")
     for finding in result.dependencies.findings:
-        click.echo(f"dependency finding ({finding.kind}): {finding.detail}")
+        _say(f"dependency finding ({finding.kind}): {finding.detail}")
     tests = result.tests_ci
-    click.echo(
+    _say(
         f"tests changed: {'yes' if tests.tests_changed else 'no'}"
         f"{' (source changed without tests)' if tests.missing_tests else ''}; "
         f"CI changed: {'yes' if tests.ci_changed else 'no'}"
     )
     for ref_fact in result.references.references:
-        click.echo(f"reference {ref_fact.repository}#{ref_fact.number}: {ref_fact.relation} ({ref_fact.where})")
+        _say(f"reference {ref_fact.repository}#{ref_fact.number}: {ref_fact.relation} ({ref_fact.where})")
     for thread in result.discussion.threads:
-        click.echo(f"thread [{thread.kind}/{thread.outcome}] {thread.topic}")
+        _say(f"thread [{thread.kind}/{thread.outcome}] {thread.topic}")
     for tag in result.risks.tags:
-        click.echo(f"risk {tag.tag}: {tag.evidence}")
+        _say(f"risk {tag.tag}: {tag.evidence}")
+
+
+def _say(text: str) -> None:
+    """One line of facts text: it quotes PR text (paths, evidence, topics), so it is made printable."""
+    click.echo(printable(text))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,45 +62,96 @@ def analysis_states(store: Store, repository: str | None = None, number: int | N
         ]
 
 
+@dataclass(frozen=True)
+class FactsRow:
+    """Everything `save_facts_rows` writes for one PR: plain values, cheap to send between processes."""
+
+    pull_request_id: int
+    cache_key: str
+    verdict: str
+    score: float
+    body: str  # Facts.model_dump_json()
+    labels: tuple[tuple[str, str], ...]  # (kind, value), sorted
+    links: tuple[tuple[str, int, str, str, str, str], ...]  # repository, number, kind, relation, where, evidence
+
+
+def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
+    labels = {("risk", tag.tag) for tag in result.risks.tags} | {("module", module) for module in result.files.modules}
+    return FactsRow(
+        pull_request_id=pull_request_id,
+        cache_key=cache_key,
+        verdict=result.verdict.level.value,
+        score=result.verdict.score,
+        body=result.model_dump_json(),
+        labels=tuple(sorted(labels)),
+        links=tuple(
+            (ref.repository, ref.number, ref.target_kind, ref.relation, ref.where, ref.evidence)
+            for ref in result.references.references
+        ),
+    )
+
+
 def save_facts(store: Store, pull_request_id: int, result: Facts, cache_key: str) -> None:
     """Replace a PR's facts, labels and outgoing links in one transaction."""
+    save_facts_rows(store, [facts_row(pull_request_id, result, cache_key)])
+
+
+def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
+    """Replace the facts, labels and outgoing links of several PRs in one transaction."""
+    if not rows:
+        return
+    latest = {row.pull_request_id: row for row in rows}  # a PR given twice: the last one wins
+    ids = list(latest)
     with store.engine.begin() as connection:
-        connection.execute(delete(facts).where(facts.c.pull_request_id == pull_request_id))
+        connection.execute(delete(facts).where(facts.c.pull_request_id.in_(ids)))
         connection.execute(
-            insert(facts).values(
-                pull_request_id=pull_request_id,
-                cache_key=cache_key,
-                verdict=result.verdict.level.value,
-                score=result.verdict.score,
-                body=result.model_dump_json(),
-            )
+            insert(facts),
+            [
+                {
+                    "pull_request_id": row.pull_request_id,
+                    "cache_key": row.cache_key,
+                    "verdict": row.verdict,
+                    "score": row.score,
+                    "body": row.body,
+                }
+                for row in latest.values()
+            ],
         )
-        connection.execute(delete(fact_labels).where(fact_labels.c.pull_request_id == pull_request_id))
-        labels = {("risk", tag.tag) for tag in result.risks.tags} | {
-            ("module", module) for module in result.files.modules
-        }
+        connection.execute(delete(fact_labels).where(fact_labels.c.pull_request_id.in_(ids)))
+        labels = [
+            {"pull_request_id": row.pull_request_id, "kind": kind, "value": value}
+            for row in latest.values()
+            for kind, value in row.labels
+        ]
         if labels:
-            connection.execute(
-                insert(fact_labels),
-                [{"pull_request_id": pull_request_id, "kind": k, "value": v} for k, v in sorted(labels)],
-            )
-        connection.execute(delete(pr_links).where(pr_links.c.pull_request_id == pull_request_id))
-        if result.references.references:
-            connection.execute(
-                insert(pr_links),
-                [
-                    {
-                        "pull_request_id": pull_request_id,
-                        "target_repository": ref.repository,
-                        "target_number": ref.number,
-                        "target_kind": ref.target_kind,
-                        "relation": ref.relation,
-                        "found_in": ref.where,
-                        "evidence": ref.evidence,
-                    }
-                    for ref in result.references.references
-                ],
-            )
+            connection.execute(insert(fact_labels), labels)
+        connection.execute(delete(pr_links).where(pr_links.c.pull_request_id.in_(ids)))
+        links = [
+            {
+                "pull_request_id": row.pull_request_id,
+                "target_repository": repository,
+                "target_number": number,
+                "target_kind": kind,
+                "relation": relation,
+                "found_in": where,
+                "evidence": evidence,
+            }
+            for row in latest.values()
+            for repository, number, kind, relation, where, evidence in row.links
+        ]
+        if links:
+            connection.execute(insert(pr_links), links)
+
+
+def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, str]:
+    """The record JSON of each given PR, by id (one query; ids not stored are left out)."""
+    if not pull_request_ids:
+        return {}
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(pull_requests.c.id, pull_requests.c.record).where(pull_requests.c.id.in_(list(pull_request_ids)))
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
 
 
 def get_facts(store: Store, repository: str, number: int) -> Facts | None:

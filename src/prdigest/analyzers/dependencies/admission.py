@@ -17,9 +17,7 @@ from packaging.version import InvalidVersion, Version
 from prdigest.analyzers.dependencies.change_kinds import specifier_versions
 from prdigest.models.pullrequest import PullRequest
 
-_VERSION_TOKEN = re.compile(
-    r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.post|\.dev)\d+)?)(?![\w])(?!\.\d)"
-)
+_VERSION_TOKEN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.post|\.dev)\d+)?)(?![\w])(?!\.\d)")
 # A version is "about" a package when written in the same sentence (or line).
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+|\n+")
 
@@ -88,9 +86,7 @@ def versions_considered(
     return sorted(considered)
 
 
-def admission_delta(
-    old: SpecifierSet, new: SpecifierSet, versions: Iterable[Version]
-) -> tuple[list[str], list[str]]:
+def admission_delta(old: SpecifierSet, new: SpecifierSet, versions: Iterable[Version]) -> tuple[list[str], list[str]]:
     """(newly admitted, newly excluded) among ``versions``."""
     admitted: list[str] = []
     excluded: list[str] = []

@@ -64,8 +64,7 @@ def variant_conflicts(all_declarations: list[FileDeclarations]) -> list[Dependen
                     {
                         e.requirement.normalized
                         for e in entries
-                        if variant_of(e.requirement.requirement.name, e.requirement.requirement.extras).family
-                        == family
+                        if variant_of(e.requirement.requirement.name, e.requirement.requirement.extras).family == family
                     }
                 )
                 findings.append(

@@ -62,9 +62,7 @@ def pair_entries(declarations: FileDeclarations) -> list[Pair]:
         family, variant = _family(old)
         # Prefer a newly added member of the family, then any member still present.
         candidates = [a for a in added if _family(a)[0] == family and _family(a)[1] != variant]
-        candidates += [
-            a for a in declarations.after.entries if _family(a)[0] == family and _family(a)[1] != variant
-        ]
+        candidates += [a for a in declarations.after.entries if _family(a)[0] == family and _family(a)[1] != variant]
         if variant is not None or any(_family(c)[1] is not None for c in candidates):
             target = candidates[0] if candidates else None
         else:

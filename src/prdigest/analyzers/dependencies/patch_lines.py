@@ -8,9 +8,11 @@ truncation, stray text) falls back to reading the ``+``/``-``/space prefixes, so
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from unidiff.errors import UnidiffParseError
-from unidiff.patch import PatchSet
+
+from prdigest.analyzers.patch_lines import parse_unified
 
 
 @dataclass(frozen=True)
@@ -50,16 +52,19 @@ def parse_patch(patch: str | None, path: str = "file") -> PatchView:
     """Parse one file's patch; never raises."""
     if not patch:
         return PatchView()
+    return _parse_patch(patch, path)
+
+
+@lru_cache(maxsize=64)  # files, tests_ci and dependencies read the same patches
+def _parse_patch(patch: str, path: str) -> PatchView:
     text = patch if patch.endswith("\n") else patch + "\n"
-    if not text.startswith(("---", "diff ")):
-        text = f"--- a/{path}\n+++ b/{path}\n{text}"
     try:
-        patch_set = PatchSet(text)
+        patch_set = parse_unified(text) if text.startswith(("---", "diff ")) else parse_unified(text, path)
     except (UnidiffParseError, ValueError, IndexError, TypeError):
         return _scan_prefixes(patch)
     hunks: list[Hunk] = []
-    for patched_file in patch_set:
-        for hunk in patched_file:
+    for file_hunks in patch_set:
+        for hunk in file_hunks:
             lines = tuple(
                 PatchLine(
                     kind=line.line_type if line.line_type in "+- " else " ",
@@ -67,7 +72,7 @@ def parse_patch(patch: str | None, path: str = "file") -> PatchView:
                     old_line=line.source_line_no,
                     new_line=line.target_line_no,
                 )
-                for line in hunk
+                for line in hunk.lines
                 if line.line_type in ("+", "-", " ")
             )
             hunks.append(Hunk(header=(hunk.section_header or "").strip(), lines=lines))

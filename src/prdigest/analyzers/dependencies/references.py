@@ -27,8 +27,11 @@ def requirement_references(pr: PullRequest) -> list[RequirementReference]:
         after = {(r.option, r.target) for r in declared.after.references}
         for option, target in sorted(before | after):
             state: Literal["added", "removed", "unchanged"] = (
-                "unchanged" if (option, target) in before and (option, target) in after
-                else "added" if (option, target) in after else "removed"
+                "unchanged"
+                if (option, target) in before and (option, target) in after
+                else "added"
+                if (option, target) in after
+                else "removed"
             )
             found.append(RequirementReference(change.path, option, target, state))
     return found

@@ -42,9 +42,12 @@ class Rewrite:
         return f"{form(self.source)} -> {form(self.target)}"
 
 
+_ESCAPED = re.compile(r"\\([\[\].*+?^$])")
+
+
 def _unescape(line: str) -> str:
     # sed and regex escapes: humming-kernels\[cu13\] -> humming-kernels[cu13]
-    return re.sub(r"\\([\[\].*+?^$])", r"\1", line)
+    return _ESCAPED.sub(r"\1", line) if "\\" in line else line
 
 
 def rewrites_in_line(line: str) -> list[Rewrite]:

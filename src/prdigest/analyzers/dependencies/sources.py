@@ -184,9 +184,7 @@ def _setup_cfg_side(content: str) -> DeclaredSide | None:
     if parser.has_option("options", "install_requires"):
         values.append(("install_requires", parser.get("options", "install_requires")))
     if parser.has_section("options.extras_require"):
-        values.extend(
-            (f"optional:{key}", value) for key, value in parser.items("options.extras_require")
-        )
+        values.extend((f"optional:{key}", value) for key, value in parser.items("options.extras_require"))
     for group, value in values:
         for line in value.splitlines():
             result = parse_requirements_line(line)
@@ -217,12 +215,45 @@ _INSTALL = re.compile(r"(?:^|[\s;&|(])(?:uv\s+)?(?:python\d*(?:\.\d+)?\s+-m\s+)?
 _COMMAND_SPLIT = re.compile(r"&&|\|\||;|\|")
 # pip / uv options that take a value, so the value is not read as a requirement.
 _VALUE_OPTIONS = {
-    "-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url",
-    "--extra-index-url", "-f", "--find-links", "--python", "-p", "--target", "-t", "--prefix",
-    "--root", "--no-binary", "--only-binary", "--platform", "--python-version", "--torch-backend",
-    "--index-strategy", "--implementation", "--abi", "--src", "--progress-bar", "--cache-dir",
-    "--config-settings", "-C", "--override", "--exclude-newer", "--group", "--extra",
-    "--python-platform", "--resolution", "--prerelease", "--keyring-provider", "--trusted-host",
+    "-r",
+    "--requirement",
+    "-c",
+    "--constraint",
+    "-e",
+    "--editable",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "-f",
+    "--find-links",
+    "--python",
+    "-p",
+    "--target",
+    "-t",
+    "--prefix",
+    "--root",
+    "--no-binary",
+    "--only-binary",
+    "--platform",
+    "--python-version",
+    "--torch-backend",
+    "--index-strategy",
+    "--implementation",
+    "--abi",
+    "--src",
+    "--progress-bar",
+    "--cache-dir",
+    "--config-settings",
+    "-C",
+    "--override",
+    "--exclude-newer",
+    "--group",
+    "--extra",
+    "--python-platform",
+    "--resolution",
+    "--prerelease",
+    "--keyring-provider",
+    "--trusted-host",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.utils import canonicalize_name
 
@@ -35,14 +36,17 @@ def _variant_token(major: str) -> str:
 
 def variant_of(name: str, extras: Iterable[str] = ()) -> Variant:
     """The family and variant of a distribution name (and its extras)."""
+    return _variant_of(name, tuple(extras))
+
+
+@lru_cache(maxsize=4096)  # every word of every added line is asked about (rewrites)
+def _variant_of(name: str, extras: tuple[str, ...]) -> Variant:
     canonical = canonicalize_name(name)
     for pattern in (_NAME_CU, _NAME_CUDA):
         match = pattern.match(canonical)
         if match:
             return Variant(family=canonicalize_name(match.group("family")), variant=_variant_token(match["major"]))
-    cuda_extras = sorted(
-        _variant_token(m.group("major")) for extra in extras if (m := _EXTRA_CU.match(extra.lower()))
-    )
+    cuda_extras = sorted(_variant_token(m.group("major")) for extra in extras if (m := _EXTRA_CU.match(extra.lower())))
     if cuda_extras:
         return Variant(family=canonical, variant="+".join(cuda_extras))
     return Variant(family=canonical, variant=None)

@@ -21,6 +21,7 @@ from prdigest.analyzers.symbols.hunk_headers import symbols_from_hunks
 from prdigest.analyzers.symbols.incremental import apply_edits, hunks_match
 from prdigest.analyzers.symbols.languages import GRAMMARS, grammar_key_for_path, parse
 from prdigest.analyzers.symbols.patch import ChangedLines, Hunk, changed_lines, parse_patch
+from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.models.facts import ChangeKind, SymbolChange
 from prdigest.models.pullrequest import FileChange, FileStatus
 
@@ -62,11 +63,20 @@ def _definitions_of_both(
         new_defs = extract_definitions(after, grammar_key) if after else []
         return old_defs, new_defs
     before_bytes, after_bytes = encode_source(before), encode_source(after)
-    old_tree = parse(grammar_key, before_bytes)
-    old_defs = definitions_from_tree(old_tree, grammar_key)  # before the edits move its nodes
+    cached_old, cached_new = TREES.get(grammar_key, before_bytes), TREES.get(grammar_key, after_bytes)
+    if cached_old is not None:
+        old_tree, old_defs = cached_old
+    else:
+        old_tree = parse(grammar_key, before_bytes)
+        old_defs = definitions_from_tree(old_tree, grammar_key)  # before the edits move its nodes
+        TREES.put(grammar_key, before_bytes, old_tree, old_defs)
+    if cached_new is not None:
+        return old_defs, cached_new[1]
     reuse = hunks_match(hunks, before, after) and apply_edits(old_tree, hunks, before_bytes, after_bytes)
     new_tree = parse(grammar_key, after_bytes, old_tree if reuse else None)
-    return old_defs, definitions_from_tree(new_tree, grammar_key)
+    new_defs = definitions_from_tree(new_tree, grammar_key)
+    TREES.put(grammar_key, after_bytes, new_tree, new_defs)
+    return old_defs, new_defs
 
 
 def symbols_from_contents(

@@ -8,13 +8,14 @@ the analyzers that use it then report nothing for that file.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from unidiff.errors import UnidiffParseError
-from unidiff.patch import Hunk as UnidiffHunk
-from unidiff.patch import PatchSet
 
-# Synthetic file headers so unidiff accepts a hunks-only patch.
-_HEADERS = "--- a/file\n+++ b/file\n"
+from prdigest.analyzers.patch_lines import UnifiedHunk, parse_unified
+
+# The name in the synthetic file headers that let unidiff accept a hunks-only patch.
+_HEADER_PATH = "file"
 
 
 @dataclass(frozen=True)
@@ -45,22 +46,25 @@ def parse_patch(patch: str | None) -> list[Hunk]:
     """The hunks of a one-file patch; [] when there is none or it cannot be parsed."""
     if not patch or "@@" not in patch:
         return []
+    return list(_parse_hunks(patch))
+
+
+@lru_cache(maxsize=64)  # the symbols analyzer and its excerpts read the same patches
+def _parse_hunks(patch: str) -> tuple[Hunk, ...]:
     text = patch if patch.endswith("\n") else patch + "\n"
-    if text.startswith("@@"):
-        text = _HEADERS + text
     try:
-        patch_set = PatchSet(text)
+        patch_set = parse_unified(text, _HEADER_PATH) if text.startswith("@@") else parse_unified(text)
     except (UnidiffParseError, ValueError, IndexError, TypeError):
-        return []
+        return ()
     if len(patch_set) == 0:
-        return []
-    return [_convert(hunk) for hunk in patch_set[0]]
+        return ()
+    return tuple(_convert(hunk) for hunk in patch_set[0])
 
 
-def _convert(hunk: UnidiffHunk) -> Hunk:
+def _convert(hunk: UnifiedHunk) -> Hunk:
     lines = tuple(
         DiffLine(line.line_type, line.source_line_no, line.target_line_no, line.value.rstrip("\r\n"))
-        for line in hunk
+        for line in hunk.lines
         if line.line_type in ("+", "-", " ")
     )
     return Hunk(hunk.source_start, hunk.target_start, hunk.section_header or "", lines)

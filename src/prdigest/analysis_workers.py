@@ -1,0 +1,189 @@
+"""Analyze pages of stored PRs, in this process or in worker processes on the other cores.
+
+Records go to a worker as their stored JSON and facts come back as `FactsRow` values, so
+only the main process touches the database. Each worker gets one contiguous run of the
+PRs (oldest first): consecutive PRs often touch the same files, and the analyzers keep
+small per-process caches (parsed trees, classified paths) that then hit. A worker is
+fed at most two pages ahead, so memory stays flat however many PRs there are.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import queue
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.registry import Registry
+from prdigest.errors import AnalysisError
+from prdigest.store.facts_store import FactsRow
+
+PAGE_SIZE = 100
+# Below this many PRs, starting workers (about half a second each) costs more than it saves.
+MIN_PARALLEL = 50
+_PAGES_AHEAD = 2
+_POLL_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Task:
+    """One PR to analyze: where its facts go, its cache key, its record JSON."""
+
+    pull_request_id: int
+    ref: str
+    cache_key: str
+    record_json: str
+
+
+# The outcome per task: its facts, or the message of the `AnalysisError` that stopped it.
+Outcome = FactsRow | str
+ReadRecords = Callable[[Sequence[int]], dict[int, str]]
+Page = list[tuple[int, str, str]]  # (pull_request_id, ref, cache_key)
+
+
+def default_jobs() -> int:
+    """Worker processes by default: the CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def analyze_task(task: Task, registry: Registry, context: AnalysisContext) -> Outcome:
+    """Analyze one record; an `AnalysisError` becomes its message (the others go on)."""
+    from prdigest.analyzers.registry import run_all
+    from prdigest.models.pullrequest import PullRequest
+    from prdigest.store.facts_store import facts_row
+
+    pr = PullRequest.model_validate_json(task.record_json)
+    try:
+        result = run_all(pr, registry, context)
+    except AnalysisError as exc:
+        return str(exc)
+    return facts_row(task.pull_request_id, result, task.cache_key)
+
+
+def _tasks(page: Page, read: ReadRecords) -> list[Task]:
+    records = read([item[0] for item in page])
+    missing = [ref for pr_id, ref, _key in page if pr_id not in records]
+    if missing:
+        from prdigest.errors import NotFound
+
+        raise NotFound(f"no pull request {missing[0]} in the database")
+    return [Task(pr_id, ref, key, records[pr_id]) for pr_id, ref, key in page]
+
+
+def analyze_in_process(
+    items: Sequence[tuple[int, str, str]], read: ReadRecords, registry: Registry, context: AnalysisContext
+) -> Iterator[list[tuple[Task, Outcome]]]:
+    """Pages of (task, outcome), analyzed here, oldest first."""
+    for start in range(0, len(items), PAGE_SIZE):
+        tasks = _tasks(list(items[start : start + PAGE_SIZE]), read)
+        yield [(task, analyze_task(task, registry, context)) for task in tasks]
+
+
+def can_send(registry: Registry, context: AnalysisContext) -> bool:
+    """Whether the registry and context can go to another process (a lambda analyzer cannot)."""
+    try:
+        pickle.dumps((registry, context))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int) -> None:
+    registry, context = pickle.loads(setup)
+    while True:
+        task = inbox.get()
+        if task is None:
+            return
+        page_number, tasks = task
+        try:
+            outcomes = [analyze_task(t, registry, context) for t in tasks]
+        except BaseException:  # reported to the main process, which raises
+            outbox.put((index, page_number, None, traceback.format_exc(limit=6)))
+            return
+        outbox.put((index, page_number, outcomes, None))
+
+
+def _segments(items: Sequence[tuple[int, str, str]], count: int) -> list[list[Page]]:
+    """``count`` contiguous runs of the items, each cut into pages."""
+    size, extra = divmod(len(items), count)
+    runs: list[list[Page]] = []
+    start = 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        run = list(items[start:end])
+        runs.append([run[i : i + PAGE_SIZE] for i in range(0, len(run), PAGE_SIZE)])
+        start = end
+    return runs
+
+
+def analyze_in_workers(
+    items: Sequence[tuple[int, str, str]],
+    read: ReadRecords,
+    registry: Registry,
+    context: AnalysisContext,
+    jobs: int,
+) -> Iterator[list[tuple[Task, Outcome]]]:
+    """Pages of (task, outcome) from ``jobs`` worker processes, in the order they finish."""
+    # spawn, not fork: the parent may run threads (progress bars, database pools).
+    mp = multiprocessing.get_context("spawn")
+    setup = pickle.dumps((registry, context))
+    outbox: Any = mp.Queue()
+    runs = _segments(items, jobs)
+    inboxes: list[Any] = [mp.Queue() for _ in runs]
+    workers = [
+        mp.Process(target=_worker_main, args=(setup, inboxes[i], outbox, i), daemon=True, name=f"prdigest-analyze-{i}")
+        for i in range(len(runs))
+    ]
+    for worker in workers:
+        worker.start()
+    sent: dict[tuple[int, int], list[Task]] = {}
+    next_page = [0] * len(runs)
+
+    def feed(index: int) -> None:
+        if next_page[index] < len(runs[index]):
+            tasks = _tasks(runs[index][next_page[index]], read)
+            sent[(index, next_page[index])] = tasks
+            inboxes[index].put((next_page[index], tasks))
+            next_page[index] += 1
+        elif next_page[index] == len(runs[index]):
+            inboxes[index].put(None)
+            next_page[index] += 1
+
+    try:
+        for index in range(len(runs)):
+            for _ in range(_PAGES_AHEAD):
+                feed(index)
+        while sent:
+            try:
+                index, page_number, outcomes, error = outbox.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                dead = [w.name for w in workers if not w.is_alive() and w.exitcode not in (0, None)]
+                if dead:
+                    raise AnalysisError(f"analysis worker {dead[0]} died") from None
+                continue
+            if error is not None:
+                raise AnalysisError(f"analysis worker failed:\n{error}")
+            tasks = sent.pop((index, page_number))
+            feed(index)
+            yield list(zip(tasks, outcomes, strict=True))
+    finally:
+        for index, inbox in enumerate(inboxes):
+            if next_page[index] <= len(runs[index]):
+                inbox.put(None)
+        for worker in workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+        for inbox in inboxes:
+            inbox.cancel_join_thread()  # the workers are gone; nothing left to deliver
+            inbox.close()
+        outbox.close()

@@ -1,0 +1,102 @@
+"""The fast analysis path (pages, batched writes, worker processes, caches) stores exactly
+the facts a plain one-PR-at-a-time `run_all` produces."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from prdigest.analysis import analyze_stored, default_registry, facts_cache_key
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.registry import run_all
+from prdigest.analyzers.symbols.tree_cache import TREES
+from prdigest.demo.synthetic import write_synthetic_history
+from prdigest.store.facts_store import FactsRow, all_links, analysis_states, get_facts, save_facts, save_facts_rows
+from prdigest.store.store import Store
+
+PRS = 70  # above MIN_PARALLEL, so jobs=2 really starts workers
+
+
+@pytest.fixture(scope="module")
+def synced_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("history")
+    repo = write_synthetic_history(root / "repo", PRS, files=12, lines=40)
+    db = root / "synced.db"
+    subprocess.run(
+        [sys.executable, "-m", "prdigest", "sync", "git", str(repo), "--db", str(db)],
+        check=True,
+        capture_output=True,
+    )
+    return db
+
+
+def _copy(db: Path, tmp_path: Path) -> Store:
+    target = tmp_path / "copy.db"
+    target.write_bytes(db.read_bytes())
+    return Store.open(f"sqlite:///{target}")
+
+
+def _reference(store: Store) -> dict[tuple[str, int], str]:
+    """Facts JSON per PR from run_all, newest first and with no parse kept between PRs."""
+    registry = default_registry()
+    found: dict[tuple[str, int], str] = {}
+    for pr in sorted(store.iter_prs(), key=lambda p: -p.number):
+        TREES.clear()
+        found[(pr.repository, pr.number)] = run_all(pr, registry, AnalysisContext()).model_dump_json()
+    TREES.clear()
+    return found
+
+
+def _stored(store: Store) -> dict[tuple[str, int], str]:
+    found: dict[tuple[str, int], str] = {}
+    for state in analysis_states(store):
+        facts = get_facts(store, state.repository, state.number)
+        assert facts is not None
+        found[(state.repository, state.number)] = facts.model_dump_json()
+    return found
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_fast_path_stores_the_reference_facts(synced_db: Path, tmp_path: Path, jobs: int) -> None:
+    with _copy(synced_db, tmp_path) as store:
+        expected = _reference(store)
+        done: list[tuple[str, int, str]] = []
+        stats = analyze_stored(store, force=True, jobs=jobs, on_done=lambda r, n, o: done.append((r, n, o)))
+        assert stats.analyzed == PRS
+        assert not stats.failed
+        assert sorted((r, n) for r, n, _o in done) == sorted(expected)
+        assert _stored(store) == expected
+        registry = default_registry()
+        for state in analysis_states(store):
+            assert state.cache_key == facts_cache_key(state.record_hash, registry)
+        again = analyze_stored(store, jobs=jobs)
+        assert (again.analyzed, again.cached) == (0, PRS)
+
+
+def test_batched_writes_match_one_transaction_per_pr(synced_db: Path, tmp_path: Path) -> None:
+    """Labels and links written in one batch are those `save_facts` writes PR by PR."""
+    with _copy(synced_db, tmp_path) as store:
+        registry = default_registry()
+        states = analysis_states(store)
+        results = {
+            s.pull_request_id: run_all(store.get_pr(s.repository, s.number), registry, AnalysisContext())
+            for s in states
+        }
+        for state in states:
+            save_facts(store, state.pull_request_id, results[state.pull_request_id], "k")
+        one_by_one = all_links(store, states[0].repository)
+        assert one_by_one, "the synthetic PRs mention each other"
+        from prdigest.store.facts_store import facts_row
+
+        rows: list[FactsRow] = [facts_row(pid, facts, "k") for pid, facts in results.items()]
+        save_facts_rows(store, rows)
+        save_facts_rows(store, rows[:5])  # replacing some again changes nothing
+        assert all_links(store, states[0].repository) == one_by_one
+        with store.engine.connect() as connection:
+            from sqlalchemy import text
+
+            labels = connection.execute(text("select count(*) from fact_labels")).scalar_one()
+        assert labels == sum(len(row.labels) for row in rows)
