@@ -56,10 +56,15 @@ _UPGRADE_KINDS = frozenset({"floor-raised", "pin-changed"})
 
 _CHECK_NAME = re.compile(r"^_*(?:assert|check|validate|ensure|verify|require)_\w+$", re.I)
 _RAISE_WITH_HINT = re.compile(r"\braise\s+\w*(?:Error|Exception)\s*\(", re.I)
-_INSTALL_HINT = re.compile(r"pip install|\binstall\b|not installed|is required|requires? ", re.I)
+# An actionable hint: how to get what is missing, not any "requires" in a message.
+_INSTALL_HINT = re.compile(
+    r"pip install|conda install|apt(?:-get)? install|not installed|please install|\binstall (?:it|the)\b|"
+    r"requires? (?:the )?[\w.-]+ (?:package|library|extra)|is not available",
+    re.I,
+)
 _PLATFORM_PROBE = re.compile(
     r"torch\.version\.(?:cuda|hip)|current_platform\.is_(?:cuda|rocm|cpu|xpu|tpu)\w*\(|"
-    r"\bnvidia-smi\b|\bCUDA_VERSION\b|\bnvcc\s+--version\b|torch\.cuda\.is_available\(\)|"
+    r"\bnvidia-smi\b|\bCUDA_VERSION\b|\bnvcc\s+--version\b|"
     r"\bCUDA_HOME\b|\bROCM_VERSION\b|\brocm-smi\b"
 )
 _SECURITY_LINE = re.compile(
@@ -78,6 +83,10 @@ _LOCK_FILE = re.compile(
 )
 
 _QUOTED = re.compile(r"""(["'])([^"'\\\n]{1,300})\1""")
+# Names (identifiers, dotted paths, file names) repeat across files by design; a duplicated
+# *setting* (an arch list, a flag string, a URL) is what drifts.
+_NAME_LIKE = re.compile(r"^[\w.:/-]+$")
+_BENCH_OR_EXAMPLE = re.compile(r"(?:^|/)(?:benchmarks?|bench|examples?)(?:/|_)", re.I)
 
 LARGE_FILES = 30  # more changed files than this is a large change
 LARGE_LINES = 1000  # more added+removed lines than this is a large change
@@ -193,7 +202,7 @@ def derive_risk_tags(
     _dependency_rules(found, deps, tests)
     _test_and_ci_rules(found, tests)
     _image_rules(found, pr, deps)
-    _code_rules(found, pr, symbols)
+    _code_rules(found, pr, symbols, _support_paths(files))
     _duplication_rules(found, pr, files, deps)
     _size_rules(found, pr, files)
     _revert_rules(found, pr, refs)
@@ -333,8 +342,20 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
             )
 
 
-def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts) -> None:
+def _support_paths(files: FilesFacts) -> set[str]:
+    """Tests, benchmarks and examples: code that probes platforms, execs snippets and drops
+    assertion helpers as a matter of course, so the code rules do not read them."""
+    return {
+        f.path
+        for f in files.files
+        if f.category in ("test", "docs") or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
+    }
+
+
+def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, support: set[str]) -> None:
     for symbol in symbols.symbols:
+        if symbol.path in support:
+            continue
         last = symbol.name.rsplit(".", 1)[-1]
         if symbol.change == "removed" and _CHECK_NAME.match(last):
             found.add(
@@ -352,6 +373,8 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts) -> No
                 f"{symbol.path}: removed {symbol.kind} {symbol.name}",
             )
     for change in pr.files:
+        if change.path in support:
+            continue
         lines = changed_lines(change)
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
         for index, line in enumerate(lines):
@@ -434,7 +457,17 @@ def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, l
                     removed.add(value)
                 elif change.path not in added.setdefault(value, []):
                     added[value].append(change.path)
-    found = [(value, paths) for value, paths in added.items() if len(paths) >= 2 and value not in removed]
+    kind_of = {f.path: (f.category, f.type, f.language) for f in files.files}
+    found = [
+        (value, paths)
+        for value, paths in added.items()
+        if len(paths) >= 2
+        and value not in removed
+        and not _NAME_LIKE.match(value)
+        # the same value in two files of one kind is usually parallel code (kernels for
+        # several architectures), not a setting kept in two places that can drift
+        and len({kind_of.get(path) for path in paths}) >= 2
+    ]
     return sorted(found, key=lambda item: (-len(item[1]), item[0]))[:MAX_TRIGGERS]
 
 
@@ -515,7 +548,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 
 ANALYZER = Analyzer(
     name="risks",
-    version="2",
+    version="3",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )
