@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -79,5 +80,11 @@ def load_vocabulary(path: Path | None = None) -> RiskVocabulary:
     """The packaged vocabulary, or the one at `path`."""
     if path is not None:
         return parse_vocabulary(path.read_text(encoding="utf-8"))
+    return _packaged_vocabulary()
+
+
+@lru_cache(maxsize=1)
+def _packaged_vocabulary() -> RiskVocabulary:
+    # Read once per process: every analyzed PR and every rendered report asks for it.
     text = resources.files("prdigest.analyzers").joinpath("data/risk_tags.toml").read_text(encoding="utf-8")
     return parse_vocabulary(text)
