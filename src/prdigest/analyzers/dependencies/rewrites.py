@@ -50,8 +50,15 @@ def _unescape(line: str) -> str:
     return _ESCAPED.sub(r"\1", line) if "\\" in line else line
 
 
+# A rewrite needs a CUDA variant token (cu12, cuda13x) or two pinned versions on the line;
+# most added lines have neither and skip the tokenizer (the hot path on large PRs).
+_MAY_REWRITE = re.compile(r"cu(?:da)?\d{2}|==.*==", re.I)
+
+
 def rewrites_in_line(line: str) -> list[Rewrite]:
     """Rewrites a single line performs; empty when it names at most one form per family."""
+    if not _MAY_REWRITE.search(line):
+        return []
     forms: dict[str, list[RewriteForm]] = {}
     for match in _TOKEN.finditer(_unescape(line)):
         extras = [e.strip() for e in (match.group("extras") or "").split(",") if e.strip()]
