@@ -215,6 +215,42 @@ def test_atom_feed_is_valid_xml_with_escaped_titles(client: TestClient) -> None:
     assert links[0] == f"http://testserver{FEED}/pulls/5?lang=zh"
 
 
+def test_atom_feed_comes_from_the_render_builder(client: TestClient) -> None:
+    response = client.get(f"{FEED}/feed.atom", params={"lang": "en"})
+    raw = response.content
+    assert raw.startswith(b'<?xml version="1.0" encoding="utf-8"?>')
+    assert b"<script>" not in raw
+    assert b"&lt;script&gt;" in raw
+    root = ElementTree.fromstring(raw)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    assert root.tag == "{http://www.w3.org/2005/Atom}feed"
+    for required in ("a:id", "a:title", "a:updated"):
+        assert (root.findtext(required, namespaces=ns) or "").strip(), required
+    assert root.findtext("a:updated", namespaces=ns) == "2026-03-05T12:00:00Z"
+    self_links = [e.get("href") for e in root.findall("a:link", ns) if e.get("rel") == "self"]
+    assert self_links == [f"http://testserver{FEED}/feed.atom?lang=en"]
+    entries = root.findall("a:entry", ns)
+    assert [e.findtext("a:updated", namespaces=ns) for e in entries][:2] == [
+        "2026-03-05T12:00:00Z",
+        "2026-03-04T12:00:00Z",
+    ]
+    first = entries[0]
+    assert first.find("a:category", ns) is not None
+    assert first.find("a:category", ns).get("term") == "quick-read"  # type: ignore[union-attr]
+    assert first.findtext("a:summary", namespaces=ns) == "Worth a quick read. reason 5"
+    assert len({e.findtext("a:id", namespaces=ns) for e in entries}) == 5
+
+
+def test_report_page_shows_the_title_once(client: TestClient) -> None:
+    html = client.get(f"{FEED}/pulls/2", params={"lang": "en"}).text
+    article = html[html.index('<article class="report">') : html.index("</article>")]
+    assert "<h1" not in article.split("<hr>")[0]
+    assert "Revert the CUDA detection helper" not in article.split("<hr>")[0]
+    assert html.count('<h1 class="report-title">Revert the CUDA detection helper</h1>') == 1
+    markdown = client.get(f"{FEED}/pulls/2.json", params={"lang": "en"}).json()["markdown"]
+    assert markdown.startswith("# ")  # the JSON twin keeps the report as written
+
+
 def test_report_switches_are_links(client: TestClient) -> None:
     html = client.get(f"{FEED}/pulls/1?lang=zh&length=full").text
     assert f'href="{FEED}/pulls/1?lang=en&amp;length=full"' in html

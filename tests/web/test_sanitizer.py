@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 from hypothesis import given
@@ -35,7 +36,22 @@ def assert_inert(html: str) -> None:
         assert not name.startswith("on"), (name, value)
         assert name in {"href", "title", "class", "start", "align", "rel"}, name
         if name == "href":
-            assert value.split(":", 1)[0].lower() in {"http", "https", "mailto"} or ":" not in value, value
+            scheme = _scheme(value)
+            assert scheme is None or scheme in {"http", "https", "mailto"}, value
+
+
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+
+
+def _scheme(url: str) -> str | None:
+    """The scheme a browser would see (WHATWG URL parsing), or None for a relative URL.
+
+    Browsers drop leading/trailing C0 controls and spaces and every tab/newline first; a
+    scheme is then a letter followed by letters, digits, ``+ - .`` up to the first ``:``.
+    """
+    cleaned = re.sub("[\t\n\r]", "", url.strip(_C0_AND_SPACE))
+    found = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
+    return found.group(1).lower() if found else None
 
 
 def test_markdown_renders_formatting() -> None:

@@ -84,3 +84,18 @@ def test_feed_query_uses_the_feed_index(store: Store) -> None:
     plan = "\n".join(str(row) for row in rows)
     assert "ix_pull_requests_feed_order" in plan
     assert "TEMP B-TREE" not in plan
+
+
+def test_the_real_feed_query_pages_on_the_feed_index(store: Store) -> None:
+    from prdigest.web.queries import _feed_sql
+    from prdigest.web.schemas import FeedFilters
+
+    for filters in (FeedFilters(), FeedFilters(risk="revert", verdict="skip")):
+        params: dict[str, object] = {"lang": "zh", "limit": 31, "offset": 300, "repository": REPO}
+        sql = _feed_sql("sqlite", filters, params)
+        with store.engine.connect() as connection:
+            rows = connection.execute(text("EXPLAIN QUERY PLAN " + sql), params).all()
+        steps = [str(row[3]) for row in rows]
+        assert "SEARCH p USING INDEX ix_pull_requests_feed_order (repository_id=?)" in steps, steps
+        assert "SCAN p" not in steps, steps  # no walk over every PR row
+        assert "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)" in steps, steps  # details for the page only

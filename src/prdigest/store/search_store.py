@@ -1,7 +1,7 @@
 """Full-text search over titles, bodies, comments and report text.
 
 SQLite uses the FTS5 table ``pr_search`` (rowid = pull_requests.id); PostgreSQL a table with
-a generated ``tsvector`` under a GIN index, queried with ``plainto_tsquery('simple', ...)``.
+a generated ``tsvector`` under a GIN index, queried with ``phraseto_tsquery('simple', ...)`` per word.
 Both are created by migration 0002.
 
 Chinese, Japanese and Korean text has no spaces between words, so neither tokenizer can
@@ -91,10 +91,9 @@ def fts5_query(query: str) -> str | None:
     return " ".join(phrases) if phrases else None
 
 
-def postgres_query(query: str) -> str | None:
-    """The text handed to ``plainto_tsquery('simple', ...)``, or None when nothing is left."""
-    terms = [t for t in _clean(query).split()[:MAX_QUERY_TERMS] if _WORDISH.search(t)]
-    return segment(" ".join(terms)) if terms else None
+def postgres_terms(query: str) -> list[str]:
+    """A user's words for PostgreSQL: each segmented, each handed to ``phraseto_tsquery``."""
+    return [segment(t) for t in _clean(query).split()[:MAX_QUERY_TERMS] if _WORDISH.search(t)]
 
 
 # --- building documents -------------------------------------------------------------------
@@ -278,24 +277,19 @@ def _remove_orphans(store: Store) -> int:
 def search(
     store: Store, query: str, *, repository: str | None = None, limit: int = 20, offset: int = 0
 ) -> list[SearchHit]:
-    """PRs matching every word of `query`, best first; [] when the query has no words."""
+    """PRs matching every word of `query`; [] when the query has no words.
+
+    Order: PRs whose *title* holds every word first, then the others; within each group the
+    most recently stored first. Both groups are index walks that stop after ``limit`` rows,
+    so a page costs the same for a rare word and for one in every PR (FTS5's bm25 needs a pass
+    over every match of every word, ~10-20 ms for a common word at 100,000 PRs).
+    """
     if _is_sqlite(store):
-        match = fts5_query(query)
-        if match is None:
-            return []
-        sql = _SQLITE_SEARCH
-    else:
-        match = postgres_query(query)
-        if match is None:
-            return []
-        sql = _POSTGRES_SEARCH
-    repo_clause = "AND r.full_name = :repository" if repository is not None else ""
-    statement = text(sql.format(repo_clause=repo_clause, window=RANK_WINDOW))
-    params: dict[str, Any] = {"match": match, "limit": limit, "offset": offset}
-    if repository is not None:
-        params["repository"] = repository
-    with store.engine.connect() as connection:
-        rows = connection.execute(statement, params).all()
+        return _search_sqlite(store, query, repository, limit, offset)
+    return _search_postgres(store, query, repository, limit, offset)
+
+
+def _hits(rows: Iterable[Any]) -> list[SearchHit]:
     return [
         SearchHit(
             repository=str(row.full_name),
@@ -311,44 +305,80 @@ def search(
     ]
 
 
-# Relevance (bm25; weights favour the title, then report text, body, comments) is ranked
-# among the newest RANK_WINDOW matches: ranking every match of a common word costs time
-# proportional to the corpus, and a reader looks for recent work first.
-RANK_WINDOW = 500
+def _search_sqlite(store: Store, query: str, repository: str | None, limit: int, offset: int) -> list[SearchHit]:
+    match = fts5_query(query)
+    if match is None:
+        return []
+    in_title = f"title : ({match})"
+    elsewhere = f"({match}) NOT ({in_title})"
+    repo_clause = "AND r.full_name = :repository" if repository is not None else ""
+    params: dict[str, Any] = {"repository": repository} if repository is not None else {}
+    page = text(_SQLITE_PAGE.format(repo_clause=repo_clause))
+    with store.engine.connect() as connection:
+        first = connection.execute(page, {**params, "match": in_title, "limit": limit, "offset": offset}).all()
+        if len(first) == limit:
+            return _hits(first)
+        # The title group ends on this page (or before it): fill up from the other group.
+        if first or offset == 0:
+            title_total = offset + len(first)
+        else:
+            count = text(_SQLITE_COUNT.format(repo_clause=repo_clause))
+            title_total = int(connection.execute(count, {**params, "match": in_title}).scalar_one())
+        rest = connection.execute(
+            page,
+            {**params, "match": elsewhere, "limit": limit - len(first), "offset": max(0, offset - title_total)},
+        ).all()
+    return _hits([*first, *rest])
 
-_SQLITE_SEARCH = """
-WITH window AS (
-    SELECT pr_search.rowid AS id, bm25(pr_search, 8.0, 2.0, 1.0, 3.0) AS score
-    FROM pr_search
-    JOIN pull_requests p ON p.id = pr_search.rowid
-    JOIN repositories r ON r.id = p.repository_id
-    WHERE pr_search MATCH :match {repo_clause}
-    ORDER BY pr_search.rowid DESC
-    LIMIT {window}
-), best AS (
-    SELECT id, score FROM window ORDER BY score, id DESC LIMIT :limit OFFSET :offset
-)
+
+def _search_postgres(store: Store, query: str, repository: str | None, limit: int, offset: int) -> list[SearchHit]:
+    terms = postgres_terms(query)
+    if not terms:
+        return []
+    # Every word must match; a word of several CJK characters must match as a phrase
+    # (phraseto_tsquery: '修' <-> '复'), as in the FTS5 query.
+    tsquery = " && ".join(f"phraseto_tsquery('simple', :term{i})" for i in range(len(terms)))
+    params: dict[str, Any] = {f"term{i}": term for i, term in enumerate(terms)}
+    params.update(limit=limit, offset=offset)
+    repo_clause = ""
+    if repository is not None:
+        repo_clause = "AND r.full_name = :repository"
+        params["repository"] = repository
+    statement = text(_POSTGRES_SEARCH.format(tsquery=tsquery, repo_clause=repo_clause))
+    with store.engine.connect() as connection:
+        return _hits(connection.execute(statement, params).all())
+
+
+# snippet() is only computed for the rows returned (OFFSET skips before result columns).
+_SQLITE_PAGE = """
 SELECT r.full_name, p.number, p.title, p.state, p.merged_at, p.created_at, f.verdict,
        snippet(pr_search, -1, char(2), char(3), '…', 16) AS snip
-FROM best
-JOIN pr_search ON pr_search.rowid = best.id
-JOIN pull_requests p ON p.id = best.id
+FROM pr_search
+JOIN pull_requests p ON p.id = pr_search.rowid
 JOIN repositories r ON r.id = p.repository_id
 LEFT JOIN facts f ON f.pull_request_id = p.id
-WHERE pr_search MATCH :match
-ORDER BY best.score, p.id DESC
+WHERE pr_search MATCH :match {repo_clause}
+ORDER BY pr_search.rowid DESC
+LIMIT :limit OFFSET :offset
+"""
+
+_SQLITE_COUNT = """
+SELECT count(*) FROM pr_search
+JOIN pull_requests p ON p.id = pr_search.rowid
+JOIN repositories r ON r.id = p.repository_id
+WHERE pr_search MATCH :match {repo_clause}
 """
 
 _POSTGRES_SEARCH = """
 SELECT r.full_name, p.number, p.title, p.state, p.merged_at, p.created_at, f.verdict,
-       ts_headline('simple', s.title || ' ' || s.body || ' ' || s.report, q.query,
+       ts_headline('simple', s.title || ' ' || s.body || ' ' || s.comments || ' ' || s.report, q.query,
                    'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=30, MinWords=10') AS snip
 FROM pr_search s
-CROSS JOIN (SELECT plainto_tsquery('simple', :match) AS query) q
+CROSS JOIN (SELECT {tsquery} AS query) q
 JOIN pull_requests p ON p.id = s.pull_request_id
 JOIN repositories r ON r.id = p.repository_id
 LEFT JOIN facts f ON f.pull_request_id = p.id
 WHERE s.document @@ q.query {repo_clause}
-ORDER BY ts_rank(s.document, q.query) DESC, p.id DESC
+ORDER BY to_tsvector('simple', s.title) @@ q.query DESC, p.id DESC
 LIMIT :limit OFFSET :offset
 """

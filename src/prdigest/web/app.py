@@ -7,8 +7,11 @@ on ``app.state.web``. Every page has a JSON twin (same URL + ``.json``, or
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
@@ -26,8 +29,27 @@ STATIC_DIR = Path(__file__).parent / "static"
 __all__ = ["WebOptions", "create_app"]
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # Count the filter-form facets before the first request, then keep them fresh off the
+    # request path (see prdigest.web.facets).
+    facets = web_context_of(app).facets
+    await anyio.to_thread.run_sync(facets.start)
+    try:
+        yield
+    finally:
+        await anyio.to_thread.run_sync(facets.stop)
+
+
+def web_context_of(app: FastAPI) -> WebContext:
+    context = app.state.web
+    assert isinstance(context, WebContext)
+    return context
+
+
 def create_app(store: Store, settings: Settings | None = None, options: WebOptions | None = None) -> FastAPI:
     app = FastAPI(
+        lifespan=_lifespan,
         title="prdigest",
         version=__version__,
         description="Read-only API over analyzed pull requests: feeds, reports, lineage and search.",

@@ -13,6 +13,7 @@ from starlette.requests import Request
 
 from prdigest.config import Settings
 from prdigest.store.store import Store
+from prdigest.web.facets import FacetRefresher
 from prdigest.web.templating import Renderer
 
 K = TypeVar("K")
@@ -24,6 +25,8 @@ class WebOptions:
     page_size: int = 30
     search_page_size: int = 20
     report_cache_size: int = 512
+    # Rendered feed entries (HTML of one <li>), keyed on everything the entry shows.
+    fragment_cache_size: int = 8192
     facet_ttl_seconds: float = 300.0
     # Reports missing a narrative get the extractive one on first view; the configured LLM
     # is called from a page view only when this is set (it is slow and may cost money).
@@ -67,11 +70,15 @@ class WebContext:
     options: WebOptions
     renderer: Renderer
     report_cache: BoundedCache[object, object] = field(init=False)
-    facet_cache: BoundedCache[str, object] = field(init=False)
+    page_cache: BoundedCache[object, str] = field(init=False)
+    fragment_cache: BoundedCache[object, str] = field(init=False)
+    facets: FacetRefresher = field(init=False)
 
     def __post_init__(self) -> None:
         self.report_cache = BoundedCache(self.options.report_cache_size)
-        self.facet_cache = BoundedCache(256, ttl=self.options.facet_ttl_seconds)
+        self.page_cache = BoundedCache(self.options.report_cache_size)
+        self.fragment_cache = BoundedCache(self.options.fragment_cache_size)
+        self.facets = FacetRefresher(self.store, self.options.facet_ttl_seconds)
 
 
 def web_context(request: Request) -> WebContext:

@@ -44,7 +44,7 @@ def _text(value: str | None) -> str | None:
     return stripped or None
 
 
-def feed_query(
+async def feed_query(
     verdict: Annotated[str | None, Query(pattern=_VERDICT, description="read-in-depth, quick-read or skip")] = None,
     risk: Annotated[str | None, Query(max_length=200, description="risk tag id")] = None,
     module: Annotated[str | None, Query(max_length=200)] = None,

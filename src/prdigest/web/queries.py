@@ -6,14 +6,15 @@ stored verdict and the cached feed prose; it never loads PR records.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Connection, and_, bindparam, func, select, text, type_coerce
+from sqlalchemy import Connection, func, select, text
 
 from prdigest.errors import NotFound
-from prdigest.store.schema import fact_labels, facts, narratives, pr_links, pull_requests, repositories
+from prdigest.store.schema import fact_labels, facts, pull_requests, repositories
 from prdigest.store.store import Store
 from prdigest.web.schemas import FacetValue, FeedFilters, Verdict
 
@@ -86,18 +87,27 @@ def _day_start(value: date) -> datetime:
 
 # Plain SQL on purpose: building this statement through the ORM expression layer cost more
 # than running it. Only fixed fragments are joined in; every value is a bound parameter.
+# The inner query pages over ids alone (an index walk of ix_pull_requests_feed_order, filters
+# as EXISTS probes on covering indexes), so a deep OFFSET skips index entries, not joined rows;
+# the outer query joins verdicts and prose for the page's rows only.
 _FEED_SQL = """
 SELECT p.id, p.number, p.title, p.state, p.author, coalesce(p.merged_at, p.created_at) AS date,
        p.additions, p.deletions, f.verdict, f.score,
        coalesce({brief_title}, {full_title}) AS feed_title,
-       coalesce({brief_para}, {full_para}) AS feed_paragraph
-FROM pull_requests p
+       coalesce({brief_para}, {full_para}) AS feed_paragraph,
+       {reason} AS reason,
+       (SELECT {label_array} FROM fact_labels l WHERE l.pull_request_id = p.id) AS labels
+FROM (
+    SELECT p.id FROM pull_requests p
+    WHERE p.repository_id = (SELECT id FROM repositories WHERE full_name = :repository) {filters}
+    ORDER BY coalesce(p.merged_at, p.created_at) DESC, p.number DESC
+    LIMIT :limit OFFSET :offset
+) page
+JOIN pull_requests p ON p.id = page.id
 LEFT JOIN facts f ON f.pull_request_id = p.id
 LEFT JOIN narratives nb ON nb.pull_request_id = p.id AND nb.lang = :lang AND nb.length = 'brief'
 LEFT JOIN narratives nf ON nf.pull_request_id = p.id AND nf.lang = :lang AND nf.length = 'full'
-WHERE p.repository_id = :repository_id {filters}
 ORDER BY coalesce(p.merged_at, p.created_at) DESC, p.number DESC
-LIMIT :limit OFFSET :offset
 """
 
 
@@ -112,10 +122,32 @@ def _json_field(dialect: str, alias: str, key: str) -> str:
     return f"json_extract({alias}.body, '$.{key}')"
 
 
+# A row's labels as one JSON array of [kind, value] pairs: one query for the page, not one
+# more round trip and a row per label.
+_LABEL_ARRAY = {
+    False: "json_group_array(json_array(l.kind, l.value))",
+    True: "CAST(json_agg(json_build_array(l.kind, l.value)) AS TEXT)",
+}
+
+
+def _labels(value: object) -> list[tuple[str, str]]:
+    if not value:
+        return []
+    pairs = json.loads(str(value))
+    return sorted((str(kind), str(label)) for kind, label in pairs if kind is not None and label is not None)
+
+
+def _first_reason(dialect: str) -> str:
+    """The verdict's first reason (shown when a row has no narrated paragraph yet)."""
+    if dialect == "postgresql":
+        return "(CAST(f.body AS JSON) -> 'verdict' -> 'reasons' -> 0 ->> 'detail')"
+    return "json_extract(f.body, '$.verdict.reasons[0].detail')"
+
+
 def _feed_sql(dialect: str, filters: FeedFilters, params: dict[str, Any]) -> str:
     clauses: list[str] = []
     if filters.verdict is not None:
-        clauses.append("f.verdict = :verdict")
+        clauses.append("EXISTS (SELECT 1 FROM facts v WHERE v.pull_request_id = p.id AND v.verdict = :verdict)")
         params["verdict"] = filters.verdict
     for kind, value in (("risk", filters.risk), ("module", filters.module)):
         if value:
@@ -138,6 +170,8 @@ def _feed_sql(dialect: str, filters: FeedFilters, params: dict[str, Any]) -> str
         full_title=_json_field(dialect, "nf", "feed_title"),
         brief_para=_json_field(dialect, "nb", "feed_paragraph"),
         full_para=_json_field(dialect, "nf", "feed_paragraph"),
+        reason=_first_reason(dialect),
+        label_array=_LABEL_ARRAY[dialect == "postgresql"],
         filters="".join(f" AND {clause}" for clause in clauses),
     )
 
@@ -146,24 +180,13 @@ def feed_page(
     store: Store, repository: str, filters: FeedFilters, lang: str, *, limit: int, offset: int
 ) -> tuple[list[FeedRow], dict[int, list[tuple[str, str]]]]:
     """One page of the feed (``limit`` rows from ``offset``) and the labels of those rows."""
-    params: dict[str, Any] = {"lang": lang, "limit": limit, "offset": offset}
+    params: dict[str, Any] = {"lang": lang, "limit": limit, "offset": offset, "repository": repository}
     sql = _feed_sql(store.engine.dialect.name, filters, params)
     with store.engine.connect() as connection:
-        params["repository_id"] = repository_id(connection, repository)
         rows = connection.execute(text(sql), params).all()
-        ids = [int(r[0]) for r in rows]
-        labels: dict[int, list[tuple[str, str]]] = {i: [] for i in ids}
-        if ids:
-            label_rows = connection.execute(
-                text(
-                    "SELECT pull_request_id, kind, value FROM fact_labels "
-                    "WHERE pull_request_id IN :ids ORDER BY kind, value"
-                ).bindparams(bindparam("ids", expanding=True)),
-                {"ids": ids},
-            )
-            for pr_id, kind, value in label_rows:
-                labels[int(pr_id)].append((str(kind), str(value)))
-        reasons = _first_reasons(connection, [i for i, r in zip(ids, rows, strict=True) if r[11] is None])
+        if not rows:
+            repository_id(connection, repository)  # NotFound for an unknown repository
+    labels = {int(r[0]): _labels(r[13]) for r in rows}
     return [
         FeedRow(
             pull_request_id=int(r[0]),
@@ -176,21 +199,12 @@ def feed_page(
             deletions=int(r[7]),
             verdict=as_verdict(r[8]),
             score=None if r[9] is None else float(r[9]),
-            reason=reasons.get(int(r[0])),
+            reason=None if r[11] is not None or not r[12] else str(r[12]),
             feed_title=r[10],
             feed_paragraph=r[11],
         )
         for r in rows
     ], labels
-
-
-def _first_reasons(connection: Connection, ids: list[int]) -> dict[int, str]:
-    """The verdict's first reason, for rows with no narrated paragraph yet."""
-    if not ids:
-        return {}
-    reason = type_coerce(facts.c.body, JSON)["verdict"]["reasons"][0]["detail"].as_string()
-    rows = connection.execute(select(facts.c.pull_request_id, reason).where(facts.c.pull_request_id.in_(ids)))
-    return {int(r[0]): str(r[1]) for r in rows if r[1]}
 
 
 def _parse_datetime(value: object) -> datetime | None:
@@ -231,22 +245,46 @@ class ReportStamp:
     narratives: str
 
 
+_REPORT_STAMP_SQL = text(
+    """
+    SELECT p.id, p.record_hash, f.cache_key,
+           (SELECT count(*) FROM narratives n WHERE n.pull_request_id = p.id),
+           (SELECT max(n.id) FROM narratives n WHERE n.pull_request_id = p.id),
+           (SELECT count(*) FROM pr_links l WHERE l.target_repository = :repository AND l.target_number = :number),
+           (SELECT max(l.id) FROM pr_links l WHERE l.target_repository = :repository AND l.target_number = :number)
+    FROM pull_requests p
+    JOIN repositories r ON r.id = p.repository_id
+    LEFT JOIN facts f ON f.pull_request_id = p.id
+    WHERE r.full_name = :repository AND p.number = :number
+    """
+)
+
+
 def report_stamp(store: Store, repository: str, number: int) -> ReportStamp:
+    """One indexed query: the PR's record hash, facts key, narratives and incoming links."""
     with store.engine.connect() as connection:
-        row = connection.execute(
-            select(pull_requests.c.id, pull_requests.c.record_hash, facts.c.cache_key)
-            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-            .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
-            .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
-        ).first()
-        if row is None:
-            raise NotFound(f"no pull request {repository}#{number} in the database")
-        marker = connection.execute(
-            select(func.count(), func.max(narratives.c.id)).where(narratives.c.pull_request_id == row[0])
-        ).one()
-        links = connection.execute(
-            select(func.count(), func.max(pr_links.c.id)).where(
-                and_(pr_links.c.target_repository == repository, pr_links.c.target_number == number)
-            )
-        ).one()
-    return ReportStamp(int(row[0]), str(row[1]), row[2], f"{marker[0]}.{marker[1]}:{links[0]}.{links[1]}")
+        row = connection.execute(_REPORT_STAMP_SQL, {"repository": repository, "number": number}).first()
+    if row is None:
+        raise NotFound(f"no pull request {repository}#{number} in the database")
+    return ReportStamp(int(row[0]), str(row[1]), row[2], f"{row[3]}.{row[4]}:{row[5]}.{row[6]}")
+
+
+Facets = tuple[list[FacetValue], list[FacetValue]]
+
+
+def facets_by_repository(store: Store) -> dict[str, Facets]:
+    """`facets` of every repository in one pass (the background refresher's query)."""
+    query = (
+        select(repositories.c.full_name, fact_labels.c.kind, fact_labels.c.value, func.count())
+        .select_from(fact_labels)
+        .join(pull_requests, pull_requests.c.id == fact_labels.c.pull_request_id)
+        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+        .group_by(repositories.c.full_name, fact_labels.c.kind, fact_labels.c.value)
+    )
+    found: dict[str, Facets] = {}
+    with store.engine.connect() as connection:
+        rows = connection.execute(query).all()
+    for name, kind, value, count in sorted(rows, key=lambda r: (-int(r[3]), str(r[2]))):
+        risks, modules = found.setdefault(str(name), ([], []))
+        (risks if kind == "risk" else modules).append(FacetValue(value=str(value), count=int(count)))
+    return found

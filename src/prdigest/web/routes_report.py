@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from markupsafe import Markup
-from starlette.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
@@ -12,32 +13,71 @@ from prdigest.web.lineage_view import lineage
 from prdigest.web.markdown import render_markdown
 from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam, LengthParam, NameParam, NumberParam, OwnerParam
-from prdigest.web.queries import report_stamp
+from prdigest.web.queries import ReportStamp, report_stamp
 from prdigest.web.report_view import build_report_page
 from prdigest.web.schemas import Lang, Length, LineagePage, ReportPage
 from prdigest.web.templating import pr_path, repo_path, with_query
 
 router = APIRouter()
+ReportKey = tuple[ReportStamp, Lang, Length]
 
 
-def load_report(context: WebContext, repository: str, number: int, lang: Lang, length: Length) -> ReportPage:
-    return load_report_with_html(context, repository, number, lang, length)[0]
+def report_key(context: WebContext, repository: str, number: int, lang: Lang, length: Length) -> ReportKey:
+    return (report_stamp(context.store, repository, number), lang, length)
 
 
-def load_report_with_html(
+def page_markdown(page: ReportPage) -> str:
+    """The report's Markdown as the page shows it: without the report's own H1 and title line.
+
+    The page header already shows the title (and state and link); the standalone report
+    (``prdigest report``) keeps them.
+    """
+    lines = page.markdown.split("\n")
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    title_item = _title_item_prefix(page.lang)
+    if title_item is not None:
+        header_end = lines.index("---") if "---" in lines else len(lines)
+        lines = [line for i, line in enumerate(lines) if i >= header_end or not line.startswith(title_item)]
+    return "\n".join(lines).lstrip("\n")
+
+
+def _title_item_prefix(lang: Lang) -> str | None:
+    try:
+        from prdigest.render.i18n import labels
+    except ImportError:
+        return None
+    found = labels(lang)
+    return f"- {found.field('title')}{found.text('colon')}"
+
+
+def build_report(
     context: WebContext, repository: str, number: int, lang: Lang, length: Length
-) -> tuple[ReportPage, Markup]:
-    """The report and its sanitized HTML, cached on everything they are built from."""
-    key = (report_stamp(context.store, repository, number), lang, length)
-    cached = context.report_cache.get(key)
-    if isinstance(cached, tuple):
-        return cached
+) -> tuple[ReportKey, ReportPage, Markup]:
+    """Build the report (may analyze or narrate: run it in a worker thread) and cache it."""
     llm = context.settings.llm if context.options.narrate_with_llm else None
     page = build_report_page(context.store, llm, repository, number, lang, length)
-    result = (page, render_markdown(page.markdown))
+    result = (page, render_markdown(page_markdown(page)))
     # Facts or prose may have been computed just now: key on the state after building.
-    context.report_cache.put((report_stamp(context.store, repository, number), lang, length), result)
-    return result
+    key = report_key(context, repository, number, lang, length)
+    context.report_cache.put(key, result)
+    return (key, *result)
+
+
+async def load_report_with_html(
+    context: WebContext, repository: str, number: int, lang: Lang, length: Length
+) -> tuple[ReportKey, ReportPage, Markup]:
+    """The report and its sanitized HTML, cached on everything they are built from.
+
+    A cached report costs one indexed query on the event loop; building one (facts,
+    narration, perhaps an LLM call) goes to a worker thread.
+    """
+    key = report_key(context, repository, number, lang, length)
+    cached = context.report_cache.get(key)
+    if isinstance(cached, tuple):
+        page, html = cached
+        return key, page, html
+    return await run_in_threadpool(build_report, context, repository, number, lang, length)
 
 
 @router.get(
@@ -46,7 +86,7 @@ def load_report_with_html(
     responses=ERROR_RESPONSES,
     summary="A pull request's report",
 )
-def report_json(
+async def report_json(
     request: Request,
     owner: OwnerParam,
     name: NameParam,
@@ -54,11 +94,11 @@ def report_json(
     lang: LangParam = "zh",
     length: LengthParam = "full",
 ) -> ReportPage:
-    return load_report(web_context(request), f"{owner}/{name}", number, lang, length)
+    return (await load_report_with_html(web_context(request), f"{owner}/{name}", number, lang, length))[1]
 
 
 @router.get("/repos/{owner}/{name}/pulls/{number}", include_in_schema=False)
-def report_html(
+async def report_html(
     request: Request,
     owner: OwnerParam,
     name: NameParam,
@@ -67,11 +107,18 @@ def report_html(
     length: LengthParam = "full",
 ) -> Response:
     context = web_context(request)
-    page, html = load_report_with_html(context, f"{owner}/{name}", number, lang, length)
-    if wants_json(request):
+    repository = f"{owner}/{name}"
+    as_json = wants_json(request)
+    if not as_json:
+        # The whole page depends on nothing but the report's key: serve it as rendered before.
+        rendered = context.page_cache.get(report_key(context, repository, number, lang, length))
+        if rendered is not None:
+            return HTMLResponse(rendered)
+    key, page, html = await load_report_with_html(context, repository, number, lang, length)
+    if as_json:
         return JSONResponse(page.model_dump(mode="json"))
     here = pr_path(page.repository, page.number)
-    return context.renderer.page(
+    rendered = context.renderer.html(
         "report.html",
         lang=lang,
         page=page,
@@ -86,6 +133,8 @@ def report_html(
             "brief": with_query(here, lang=lang, length="brief"),
         },
     )
+    context.page_cache.put(key, rendered)
+    return HTMLResponse(rendered)
 
 
 def load_lineage(context: WebContext, repository: str, number: int, lang: Lang) -> LineagePage:

@@ -8,7 +8,6 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam
-from prdigest.web.queries import list_repositories
 from prdigest.web.schemas import RepositoriesPage, RepositoryItem
 from prdigest.web.templating import repo_path, with_query
 
@@ -16,9 +15,7 @@ router = APIRouter()
 
 
 def load_repositories(context: WebContext, lang: str) -> RepositoriesPage:
-    cached = context.facet_cache.get("repositories")
-    rows = cached if isinstance(cached, list) else list_repositories(context.store)
-    context.facet_cache.put("repositories", rows)
+    rows = context.facets.repositories()
     return RepositoriesPage(
         lang="en" if lang == "en" else "zh",
         repositories=[
@@ -35,18 +32,18 @@ def load_repositories(context: WebContext, lang: str) -> RepositoriesPage:
 
 
 @router.get("/", include_in_schema=False)
-def home(request: Request) -> Response:
+async def home(request: Request) -> Response:
     target = with_query("/repos", lang=request.query_params.get("lang"))
     return RedirectResponse(target, status_code=307)
 
 
 @router.get("/repos.json", response_model=RepositoriesPage, summary="Repositories in the database")
-def repositories_json(request: Request, lang: LangParam = "zh") -> RepositoriesPage:
+async def repositories_json(request: Request, lang: LangParam = "zh") -> RepositoriesPage:
     return load_repositories(web_context(request), lang)
 
 
 @router.get("/repos", include_in_schema=False)
-def repositories_html(request: Request, lang: LangParam = "zh") -> Response:
+async def repositories_html(request: Request, lang: LangParam = "zh") -> Response:
     context = web_context(request)
     page = load_repositories(context, lang)
     if wants_json(request):

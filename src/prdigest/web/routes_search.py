@@ -50,7 +50,7 @@ def load_search(context: WebContext, q: str, repo: str | None, lang: Lang, page:
 
 
 @router.get("/search.json", response_model=SearchPage, responses=ERROR_RESPONSES, summary="Full-text search")
-def search_json(
+async def search_json(
     request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
 ) -> SearchPage:
     result = load_search(web_context(request), q, repo, lang, page)
@@ -61,7 +61,7 @@ def search_json(
 
 
 @router.get("/search", include_in_schema=False)
-def search_html(
+async def search_html(
     request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
 ) -> Response:
     context = web_context(request)

@@ -67,7 +67,13 @@ class Renderer:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
 
-    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def html(self, name: str, **context: Any) -> str:
         lang = context.get("lang", "zh")
-        html = self.environment.get_template(name).render(t=words(lang), **context)
-        return HTMLResponse(html, status_code=status_code)
+        return self.environment.get_template(name).render(t=words(lang), **context)
+
+    def fragment(self, name: str, **context: Any) -> Markup:
+        """A partial template's HTML, safe to put in a page as it is (it was autoescaped)."""
+        return Markup(self.html(name, **context))
+
+    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.html(name, **context), status_code=status_code)
