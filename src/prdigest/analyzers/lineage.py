@@ -56,7 +56,7 @@ _INVERSE: dict[Relation, LineageRelation] = {
 }
 
 # When the same pair is linked both ways, keep the most telling statement.
-_STRENGTH: dict[str, int] = {
+RELATION_STRENGTH: dict[str, int] = {
     "reverts": 10,
     "reverted-by": 10,
     "restores": 9,
@@ -126,7 +126,7 @@ def lineage_for(
                 if index is None:
                     seen_pairs[pair] = len(links)
                     links.append(link)
-                elif _STRENGTH[link.relation] > _STRENGTH[links[index].relation]:
+                elif RELATION_STRENGTH[link.relation] > RELATION_STRENGTH[links[index].relation]:
                     links[index] = link
                 if other not in visited:
                     visited.add(other)

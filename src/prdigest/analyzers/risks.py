@@ -16,6 +16,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
@@ -527,11 +528,6 @@ def _discussion_rules(found: _Collector, discussion: DiscussionFacts) -> None:
             {"who": who, "topic": topic, "outcome": thread.outcome, "path": thread.path or ""},
             f"{', '.join(who) or 'a reviewer'}: {topic} ({thread.outcome})",
         )
-
-
-def _clip(text: str, limit: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:

@@ -35,6 +35,7 @@ from typing import Protocol
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.discussions.bots import is_bot
+from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
@@ -398,11 +399,6 @@ def _as_list(value: str | list[str] | None) -> list[str]:
     if value is None:
         return []
     return [value] if isinstance(value, str) else list(value)
-
-
-def _clip(text: str, limit: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:

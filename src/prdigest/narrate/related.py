@@ -4,30 +4,11 @@ by number (which follows time within one repository)."""
 
 from __future__ import annotations
 
-from prdigest.analyzers.lineage import invert
+from prdigest.analyzers.lineage import RELATION_STRENGTH, invert
 from prdigest.models.facts import Relation
 from prdigest.models.narrative import RelatedNote
 from prdigest.store import facts_store
 from prdigest.store.store import Store
-
-# When two links name the same PR, keep the one that tells the most.
-_STRENGTH: dict[str, int] = {
-    "reverts": 10,
-    "reverted-by": 10,
-    "restores": 9,
-    "restored-by": 9,
-    "fixes": 8,
-    "fixed-by": 8,
-    "root-cause-in": 7,
-    "root-cause-of": 7,
-    "supersedes": 5,
-    "superseded-by": 5,
-    "depends-on": 4,
-    "depended-on-by": 4,
-    "follow-up-to": 3,
-    "followed-up-by": 3,
-    "alternative-to": 2,
-}
 
 
 def related_from_store(store: Store, repository: str, number: int) -> list[RelatedNote]:
@@ -38,7 +19,7 @@ def related_from_store(store: Store, repository: str, number: int) -> list[Relat
         if key == (repository.lower(), number):
             return
         current = notes.get(key)
-        if current is None or _STRENGTH.get(note.relation, 0) > _STRENGTH.get(current.relation, 0):
+        if current is None or RELATION_STRENGTH.get(note.relation, 0) > RELATION_STRENGTH.get(current.relation, 0):
             notes[key] = note
 
     outgoing = facts_store.links_from(store, repository, number)
