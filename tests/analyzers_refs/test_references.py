@@ -151,3 +151,80 @@ def test_merge_commits_are_skipped_and_analyzer_metadata() -> None:
     assert extract_references(pr).references == []
     assert ANALYZER.name == "references"
     assert ANALYZER.requires == ()
+
+
+def test_evidence_keeps_inline_code_verbatim_but_code_hides_references() -> None:
+    body = "#103 was reverted in #105 because `max_batch` was unbounded, so a batch grew. Try `fix(#12)` too."
+    refs = _by_number(references_in_text(body, REPO))
+    assert sorted(refs) == [103, 105]  # `#12` inside backticks is no reference
+    assert "because `max_batch` was unbounded" in refs[105].evidence
+    assert refs[103].evidence == refs[105].evidence
+
+
+def test_a_relation_between_two_other_prs_is_not_this_prs() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=107,
+        title="Restore paged attention scheduler with a bounded batch",
+        body="#103 was reverted in #105; this restores it with a bounded batch.",
+    )
+    relations = {r.number: r.relation for r in extract_references(pr).references}
+    assert relations == {103: "restores", 105: "mentions"}
+
+
+def test_participles_after_a_reference_describe_that_reference() -> None:
+    text = (
+        "Re-lands #103 (reverted in #105) with `max_batch`. "
+        "Closes #1, which was fixed by #2. "
+        "PR #3, which added the cache, was replaced by #4. "
+        "#5 and #6 were reverted in #7; this re-applies them."
+    )
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {
+        103: "restores",
+        105: "mentions",
+        1: "fixes",
+        2: "mentions",
+        3: "mentions",
+        4: "mentions",
+        5: "restores",
+        6: "restores",
+        7: "mentions",
+    }
+
+
+def test_this_pr_as_subject_keeps_its_relation() -> None:
+    text = (
+        "This PR was reverted in #20. "
+        "#21 broke the build, and this PR was superseded by #22. "
+        "#23 crashes on start; this fixes it. "
+        "#24 is flaky, fixes #25."
+    )
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {
+        20: "reverted-by",
+        21: "mentions",
+        22: "superseded-by",
+        23: "fixes",
+        24: "mentions",
+        25: "fixes",
+    }
+
+
+def test_zh_passive_between_two_other_prs() -> None:
+    text = "#103 在 #105 中被回退，本 PR 恢复了它。"
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {103: "restores", 105: "mentions"}
+
+
+def test_the_root_cause_of_what_this_pr_fixes_is_kept() -> None:
+    text = "Fixes #1234, a crash introduced in #1200. #77 was caused by #70; this fixes it. #5 broke #6."
+    relations = {r.number: r.relation for r in references_in_text(text, REPO)}
+    assert relations == {
+        1234: "fixes",
+        1200: "root-cause-in",
+        77: "fixes",
+        70: "root-cause-in",
+        5: "mentions",
+        6: "mentions",
+    }

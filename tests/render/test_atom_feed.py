@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from typing import Any
@@ -70,7 +71,7 @@ def test_atom_is_valid(seeds: Any, lang: Lang) -> None:
     assert hostile.find("a:link", NS).get("href") == "https://github.com/evil/repo/pull/7"  # type: ignore[union-attr]
 
 
-def test_atom_drops_xml_illegal_characters() -> None:
+def test_atom_neutralizes_xml_illegal_characters() -> None:
     from prdigest.render.feed import Feed, FeedItem
 
     item = FeedItem(
@@ -84,4 +85,24 @@ def test_atom_drops_xml_illegal_characters() -> None:
         paragraph="p\x0c",
     )
     root = ET.fromstring(render_feed_atom(Feed(repository="o/r", lang="en", items=[item])).encode())
-    assert root.findtext("a:entry/a:title", namespaces=NS) == "badchars"
+    assert root.findtext("a:entry/a:title", namespaces=NS) == "bad\ufffd\ufffdchars"
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_atom_stays_well_formed_with_terminal_sequences_in_a_title(seeds: Any) -> None:
+    pr = seeds.humming_pr().model_copy(
+        update={
+            "title": "Fix \x1b[2J\x1b]0;pwned\x07 the spacing\ud800\uffff",
+            "body": "\x1b[31mred\r\nline\roverwritten\x00\x85",
+        }
+    )
+    facts = seeds.humming_facts()
+    feed = build_feed(pr.repository, [(pr, facts, narrate_extractive(pr, facts, [], "en", "brief"))], "en")
+    assert not CONTROL.search(feed.model_dump_json())  # clean for every renderer, not only Atom
+    atom = render_feed_atom(feed)
+    assert not CONTROL.search(atom.replace("\n", ""))
+    root = ET.fromstring(atom.encode("utf-8"))  # lone surrogates are gone too
+    title = root.findtext("a:entry/a:title", namespaces=NS) or ""
+    assert title.startswith("Fix \ufffd[2J\ufffd]0;pwned\ufffd the spacing")

@@ -34,6 +34,17 @@ def mask_code_and_markup(text: str) -> str:
     return text
 
 
+def mask_for_evidence(text: str) -> str:
+    """Blank out only what a reader never sees as prose (code blocks, HTML comments).
+
+    Inline code and entities stay verbatim: they are part of the sentence quoted as evidence
+    ("because `max_batch` was unbounded"), even though references inside them do not count.
+    The blanked regions are the same as `mask_code_and_markup`'s, so offsets agree."""
+    for pattern in (_FENCE, _HTML_COMMENT):
+        text = pattern.sub(_blank, text)
+    return text
+
+
 # --- reference forms -------------------------------------------------------------------
 
 _NAME = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})"
@@ -175,38 +186,147 @@ RELATION_STRENGTH: dict[Relation, int] = {
 
 # Only separators between two references: the second inherits the first's relation
 # ("Fixes #1, #2 and #3").
-_LIST_GLUE = re.compile(r"^[\s,;/&+]*(?:(?:and|or|und|et|和|及|与|、)[\s,]*)?$", re.I)
+LIST_GLUE = re.compile(r"^[\s,;/&+]*(?:(?:and|or|und|et|和|及|与|、)[\s,]*)?$", re.I)
+# "#A reverted #B", "#A (reverted in #B)", "#A, which was replaced by #B": a past-tense verb
+# or participle right after A tells A's relation to B, not ours. Root-cause statements
+# ("#A, a crash introduced in #B") are kept: the cause of what this PR fixes concerns it.
 _THIRD_PARTY_VERB = re.compile(
-    r"^\s*(?:\w+\s+){0,2}(?:reverted|fixed|restored|closed|resolved|replaced|superseded|introduced|"
-    r"broke|re-?landed|added|removed|caused)\s*$",
+    r"^\s*(?:(?:\w+\s+){0,2}(?:introduced|broke|caused)|[(,\u2013\u2014-]?\s*(?:\w+\s+){0,3}"
+    r"(?:reverted|fixed|restored|closed|resolved|replaced|superseded|re-?landed|added|removed|rolled back|obsoleted)"
+    r"(?:\s+(?:by|in|with|via|from|on))?)\s*$",
     re.I,
 )
 _CUE_WINDOW = 80  # a cue further than this from the reference is about something else
 _CLAUSE_BREAK = re.compile(r"[.!?;:\n。！？；]\s|\n|[。！？；]")
+_SUBJECT_LOOKBACK = 200  # how far back the start of a clause is looked for
+# What may stand before a reference that is the subject of its clause: "#103 was …",
+# "PR #103, which …", "Earlier, the PR #103 …". Anything else ("Re-lands #103") makes the
+# reference an object of a verb whose subject is this PR.
+_SUBJECT_LEAD = re.compile(
+    r"[\s(\[*_>-]*(?:[A-Za-z]+,\s*)?(?:(?:the|pr|pull request|issue|commit|change|patch)\s+)*", re.I
+)
+# Words that make this PR the subject again after another reference opened the clause.
+_SELF_SUBJECT = r"(?:this(?:\s+(?:pr|pull request|change|patch|commit|one))?|we|here)"
+_SELF_WORDS = re.compile(rf"\b{_SELF_SUBJECT}\b|本\s*PR|本次|我们", re.I)
+# A cue in the past tense or the passive ("was reverted in", "fixed by", "被回退") states what
+# happened to the clause's subject.
+_PAST_OR_PASSIVE = re.compile(r"\b\w+(?:ed|en)\b|\bbroke\b|被|于", re.I)
 
 
-def relation_before(text: str, ref: RawRef, previous: RawRef | None, previous_relation: Relation) -> Relation:
-    """The relation a clause states for `ref`, from the words just before it."""
-    clause_start = 0
+def clause_start(text: str, pos: int, lookback: int = _SUBJECT_LOOKBACK) -> int | None:
+    """Where the clause holding `pos` starts; None when no break is found within `lookback`."""
+    floor = max(0, pos - lookback)
+    start: int | None = 0 if floor == 0 else None
+    for match in _CLAUSE_BREAK.finditer(text, floor, pos):
+        start = match.end()
+    return start
+
+
+def opens_clause(text: str, ref: RawRef) -> bool:
+    """Whether `ref` is the subject its clause opens with ("#103 was reverted in #105")."""
+    start = clause_start(text, ref.start)
+    return start is not None and _SUBJECT_LEAD.fullmatch(text, start, ref.start) is not None
+
+
+def clause_subject(text: str, refs: list[RawRef], index: int) -> RawRef | None:
+    """The earlier reference that opens the clause of ``refs[index]`` as its subject, if any."""
+    start = clause_start(text, refs[index].start)
+    if start is None:
+        return None
+    first: RawRef | None = None
+    for earlier in reversed(refs[:index]):
+        if earlier.start < start:
+            break
+        first = earlier
+    if first is None or _SUBJECT_LEAD.fullmatch(text, start, first.start) is None:
+        return None
+    return first
+
+
+def relation_before(
+    text: str,
+    ref: RawRef,
+    previous: RawRef | None,
+    previous_relation: Relation,
+    subject: RawRef | None = None,
+) -> Relation:
+    """The relation a clause states for `ref`, from the words just before it.
+
+    `subject` is another reference opening the clause (see `clause_subject`): a past-tense or
+    passive cue then tells what happened between it and `ref` ("#103 was reverted in #105"),
+    which is no relation of this PR's."""
+    clause_begin = 0
     for match in _CLAUSE_BREAK.finditer(text, max(0, ref.start - 120), ref.start):
-        clause_start = match.end()
-    clause_start = max(clause_start, ref.start - _CUE_WINDOW)
-    if previous is not None and previous.end > clause_start:
+        clause_begin = match.end()
+    clause_begin = max(clause_begin, ref.start - _CUE_WINDOW)
+    if previous is not None and previous.end > clause_begin:
         between = text[previous.end : ref.start]
-        if _LIST_GLUE.match(between):
+        if LIST_GLUE.match(between):
             return previous_relation
-        # "#A reverted #B": a past-tense verb right after A tells A's relation to B, not ours.
         if _THIRD_PARTY_VERB.match(between):
             return "mentions"
-        clause_start = previous.end
-    prefix = text[clause_start : ref.start]
-    best: tuple[int, int, Relation] | None = None
+        clause_begin = previous.end
+    best: tuple[int, int, Relation, int] | None = None
     for relation, pattern in _CUE_PATTERNS:
-        for match in pattern.finditer(prefix):
-            key = (match.end(), match.end() - match.start(), relation)
+        for match in pattern.finditer(text, clause_begin, ref.start):
+            key = (match.end(), match.end() - match.start(), relation, match.start())
             if best is None or key[:2] > best[:2]:
                 best = key
-    return best[2] if best else "mentions"
+    if best is None:
+        return "mentions"
+    cue_start, cue_end = best[3], best[0]
+    if (
+        subject is not None
+        and best[2] != "root-cause-in"
+        and _PAST_OR_PASSIVE.search(text, cue_start, cue_end)
+        and not _SELF_WORDS.search(text, subject.end, cue_start)
+    ):
+        return "mentions"
+    return best[2]
+
+
+# "#103 was reverted in #105; this restores it": the pronoun stands for the clause's subject
+# reference, and "this" (the PR) is the one doing it. Checked only within one sentence.
+_PRONOUN_CUES: tuple[tuple[Relation, str], ...] = (
+    (
+        "restores",
+        r"(?:restor(?:e|es|ing)|re-?land(?:s|ing)?|re-?appl(?:y|ies|ying)|re-?introduc(?:e|es|ing))\s+(?:it|them)\b|"
+        r"bring(?:s|ing)?\s+(?:it|them)\s+back\b",
+    ),
+    ("reverts", r"revert(?:s|ing)?\s+(?:it|them)\b|roll(?:s|ing)?\s+(?:it|them)\s+back\b"),
+    ("fixes", r"fix(?:es|ing)?\s+(?:it|them)\b"),
+    ("supersedes", r"(?:supersed(?:e|es|ing)|replac(?:e|es|ing))\s+(?:it|them)\b"),
+)
+_PRONOUN_PATTERNS = tuple(
+    (
+        relation,
+        re.compile(
+            rf"\b{_SELF_SUBJECT}\s+(?:(?:now|also|just|then|simply|finally|partially|partly)\s+)?(?:{cue})", re.I
+        ),
+    )
+    for relation, cue in _PRONOUN_CUES
+)
+_PRONOUN_CUES_ZH: tuple[tuple[Relation, str], ...] = (
+    ("restores", "重新引入|恢复"),
+    ("reverts", "回退|撤销"),
+    ("fixes", "修复"),
+)
+_PRONOUN_PATTERNS_ZH = tuple(
+    (relation, re.compile(rf"(?:本\s*PR|本次(?:改动|修改|提交)?|我们)\s*(?:{cue})了?它", re.I))
+    for relation, cue in _PRONOUN_CUES_ZH
+)
+_PRONOUN_REACH = 240  # characters after the subject reference searched for "this restores it"
+
+
+def pronoun_relation(text: str, subject: RawRef, until: int) -> Relation | None:
+    """The relation "this … it" states for `subject`, looking from it up to `until` (its sentence end)."""
+    end = min(until, subject.end + _PRONOUN_REACH)
+    found: tuple[int, Relation] | None = None
+    for relation, pattern in (*_PRONOUN_PATTERNS, *_PRONOUN_PATTERNS_ZH):
+        match = pattern.search(text, subject.end, end)
+        if match is not None and (found is None or match.start() < found[0]):
+            found = (match.start(), relation)
+    return found[1] if found else None
 
 
 # --- evidence ----------------------------------------------------------------------------

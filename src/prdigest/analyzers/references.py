@@ -13,19 +13,26 @@ quotes as reverted; ``This reverts commit SHA`` fills ``reverted_commits``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.reference_patterns import (
+    LIST_GLUE,
     REAPPLY_TITLE,
     RELATION_STRENGTH,
     REVERT_TITLE,
     REVERTS_COMMIT,
     RawRef,
+    SentenceBounds,
+    clause_subject,
     find_raw_refs,
     mask_code_and_markup,
+    mask_for_evidence,
+    opens_clause,
+    pronoun_relation,
     relation_before,
     sentence_around,
     sentence_bounds,
@@ -70,29 +77,64 @@ def references_in_text(
     """Every reference in one text, in order, not deduplicated (self-references kept)."""
     masked = mask_code_and_markup(text)
     raw = find_raw_refs(masked)
-    quoted_relation, quoted_span = _subject_relation(masked) if is_subject else (None, (0, 0))
-    found: list[Reference] = []
-    bounds = sentence_bounds(masked) if raw else None
+    if not raw:
+        return []
+    # References are found in `masked`; the evidence quotes `shown`, which keeps inline code.
+    shown = mask_for_evidence(text)
+    bounds = sentence_bounds(masked)
+    quoted = _subject_relation(masked) if is_subject else (None, (0, 0))
+    relations = _relations(masked, raw, quoted, bounds)
+    return [
+        Reference(
+            repository=ref.owner_name or own_repository,
+            number=ref.number,
+            target_kind=_kind(ref.target_kind),
+            relation=relation,
+            where="git-revert" if quoted[0] == "reverts" and where == "commit" else where,
+            evidence=sentence_around(shown, ref.start, ref.end, bounds=bounds),
+        )
+        for ref, relation in zip(raw, relations, strict=True)
+    ]
+
+
+def _relations(
+    masked: str, raw: list[RawRef], quoted: tuple[Relation | None, tuple[int, int]], bounds: SentenceBounds
+) -> list[Relation]:
+    """The relation each reference's sentence states between this PR and it."""
+    quoted_relation, quoted_span = quoted
+    relations: list[Relation] = []
     previous: RawRef | None = None
     previous_relation: Relation = "mentions"
-    for ref in raw:
+    for index, ref in enumerate(raw):
         relation: Relation
         if quoted_relation is not None and quoted_span[0] <= ref.start < quoted_span[1]:
             relation = quoted_relation
         else:
-            relation = relation_before(masked, ref, previous, previous_relation)
-        found.append(
-            Reference(
-                repository=ref.owner_name or own_repository,
-                number=ref.number,
-                target_kind=_kind(ref.target_kind),
-                relation=relation,
-                where="git-revert" if quoted_relation == "reverts" and where == "commit" else where,
-                evidence=sentence_around(masked, ref.start, ref.end, bounds=bounds),
-            )
-        )
+            subject = clause_subject(masked, raw, index)
+            relation = relation_before(masked, ref, previous, previous_relation, subject)
+        relations.append(relation)
         previous, previous_relation = ref, relation
-    return found
+    _resolve_pronouns(masked, raw, relations, bounds)
+    return relations
+
+
+def _resolve_pronouns(masked: str, raw: list[RawRef], relations: list[Relation], bounds: SentenceBounds) -> None:
+    """In "#103 was reverted in #105; this restores it", "it" is the subject #103 (with the
+    references listed next to it, for "them"): they get the relation "this" states."""
+    for index, ref in enumerate(raw):
+        if not opens_clause(masked, ref):
+            continue
+        after = bisect_left(bounds.starts, ref.end)
+        sentence_end = bounds.starts[after] if after < len(bounds.starts) else len(masked)
+        relation = pronoun_relation(masked, ref, sentence_end)
+        if relation is None:
+            continue
+        group = [index]
+        while group[-1] + 1 < len(raw) and LIST_GLUE.match(masked[raw[group[-1]].end : raw[group[-1] + 1].start]):
+            group.append(group[-1] + 1)
+        for member in group:
+            if RELATION_STRENGTH[relation] > RELATION_STRENGTH[relations[member]]:
+                relations[member] = relation
 
 
 def _subject_relation(subject: str) -> tuple[Relation | None, tuple[int, int]]:
@@ -162,4 +204,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="1", run=_run, requires=())
+ANALYZER = Analyzer(name="references", version="2", run=_run, requires=())

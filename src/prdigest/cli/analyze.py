@@ -8,8 +8,8 @@ import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
 from prdigest.cli.progress import progress
-from prdigest.cli.terminal import printable
 from prdigest.store import Store
+from prdigest.text import printable
 
 
 @click.command("analyze")
@@ -188,10 +188,19 @@ def _reanalyze_with_index(
 @click.command("facts")
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "zh"]),
+    default="en",
+    show_default=True,
+    help="Language of the evidence and reasons in the text output (JSON keeps both forms).",
+)
 @db_option
-def facts(ref: str, as_json: bool, db: str | None) -> None:
+def facts(ref: str, as_json: bool, lang: str, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
     from prdigest.analysis import ensure_facts
+    from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
+    from prdigest.render.i18n import labels
 
     repository, number = parse_pr_ref(ref)
     with open_store(db) as store:
@@ -199,13 +208,15 @@ def facts(ref: str, as_json: bool, db: str | None) -> None:
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
+    lab = labels("zh" if lang == "zh" else "en")
+    labels_of_tags = tag_labels(result.risks.tags, lab)
     _say(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
     for reason in result.verdict.reasons:
-        _say(f"  - {reason.code}: {reason.detail}")
+        _say(f"  - {reason.code}: {reason_text(reason, lab, labels_of_tags) or reason.detail}")
     _say(f"files: {result.files.total_files}  modules: {', '.join(result.files.modules) or '-'}")
     for item in result.files.files:
         if item.is_key:
-            _say(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {item.key_reason or ''}")
+            _say(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {key_reason(item, lab)}")
     symbols = ", ".join(f"{s.name} [{s.change}]" for s in result.symbols.symbols[:20]) or "none identified"
     _say(f"symbols: {symbols}")
     for change in result.dependencies.changes:
@@ -230,7 +241,7 @@ def facts(ref: str, as_json: bool, db: str | None) -> None:
     for thread in result.discussion.threads:
         _say(f"thread [{thread.kind}/{thread.outcome}] {thread.topic}")
     for tag in result.risks.tags:
-        _say(f"risk {tag.tag}: {tag.evidence}")
+        _say(f"risk {tag.tag} ({labels_of_tags[tag.tag]}): {risk_evidence(tag, lab)}")
 
 
 def _say(text: str) -> None:

@@ -7,7 +7,7 @@ import json
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
-from prdigest.cli.terminal import printable
+from prdigest.text import printable
 
 
 @click.command("list")

@@ -9,10 +9,10 @@ from typing import Any, cast
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
-from prdigest.cli.terminal import printable
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Lang, Length
+from prdigest.text import printable
 
 REPORT_FORMATS = ("md", "json", "html")
 FEED_FORMATS = ("md", "json", "html", "atom")

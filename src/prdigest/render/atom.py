@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
 from prdigest.render.feed import Feed, FeedItem
 from prdigest.render.html import safe_url
 from prdigest.render.i18n import labels
+from prdigest.text import printable
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-# XML 1.0 cannot carry most control characters, even escaped.
-_XML_BAD = {c for c in range(0x20) if c not in (0x9, 0xA, 0xD)} | {0xFFFE, 0xFFFF}
+# XML 1.0 cannot carry these at all, even escaped; `printable` replaces the control
+# characters and lone surrogates, these two non-characters are what it leaves.
+_XML_BAD = re.compile("[\ufffe\uffff]")
 
 
 def _xml_text(text: str) -> str:
-    return "".join(ch for ch in text if ord(ch) not in _XML_BAD and not 0xD800 <= ord(ch) <= 0xDFFF)
+    # The feed's own strings are already printable; attributes and callers' feeds may not be.
+    return _XML_BAD.sub("\ufffd", printable(text))
 
 
 def _stamp(value: datetime | None) -> str:

@@ -6,19 +6,29 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.render.i18n import labels
+from prdigest.text import printable_values
 
 FEED_SCHEMA_VERSION = 1
 
 
-class FeedItem(BaseModel):
+class _Clean(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    # Titles and paragraphs quote untrusted PR text: control characters are neutralized
+    # here, once, for every renderer (Markdown, HTML, JSON, Atom).
+    @field_validator("*", mode="before")
+    @classmethod
+    def _printable(cls, value: object) -> object:
+        return printable_values(value)
+
+
+class FeedItem(_Clean):
     repository: str
     number: int
     title: str = Field(description="in the output language when an LLM wrote it, else the PR's own title")
@@ -39,9 +49,7 @@ class FeedItem(BaseModel):
         return self.merged_at or self.created_at
 
 
-class Feed(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Feed(_Clean):
     schema_version: int = FEED_SCHEMA_VERSION
     repository: str
     lang: Lang

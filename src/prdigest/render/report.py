@@ -1,7 +1,8 @@
 """The `Report`: every part of a full or brief report (see REPORT_FORMAT.md), ready to render.
 
 `build_report` fills it from a `PullRequest`, its `Facts` (structure and truth) and a
-`Narrative` (prose). Renderers (Markdown, JSON, HTML) only lay it out. The JSON form is
+`Narrative` (prose). Renderers (Markdown, JSON, HTML) only lay it out; its strings never hold
+control characters (see `prdigest.text.printable`). The JSON form is
 versioned by `REPORT_SCHEMA_VERSION`; ``docs/report.schema.json`` is generated from it.
 """
 
@@ -10,13 +11,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from prdigest.text import printable_values
 
 REPORT_SCHEMA_VERSION = 1
 
 
 class _Part(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    # Every string of a report comes from, or may quote, untrusted PR text (titles, paths,
+    # LLM prose): control characters are neutralized once here, for every renderer.
+    @field_validator("*", mode="before")
+    @classmethod
+    def _printable(cls, value: object) -> object:
+        return printable_values(value)
 
 
 class Header(_Part):

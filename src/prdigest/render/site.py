@@ -27,6 +27,7 @@ from prdigest.render.i18n import labels
 from prdigest.render.json_schema import render_feed_json, render_report_json
 from prdigest.render.markdown import inline, render_feed_markdown, render_report_markdown
 from prdigest.store.store import Store
+from prdigest.text import printable
 
 LENGTHS: tuple[Length, ...] = ("full", "brief")
 
@@ -97,9 +98,8 @@ def publish_site(
                         written.reports += 1
                     links.append((f"{lab.field(length)} HTML", report_path(pr.number, lang, length, "html")))
                     links.append((f"{lab.field(length)} MD", report_path(pr.number, lang, length, "md")))
-                rows[lang].append(
-                    IndexRow(pr.number, " ".join(pr.title.split()), lab.verdict(facts.verdict.level.value), links)
-                )
+                title = printable(" ".join(pr.title.split()))
+                rows[lang].append(IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links))
             progress.advance(task)
     for lang in languages:
         feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]

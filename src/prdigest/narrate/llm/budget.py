@@ -119,7 +119,8 @@ def file_header(item: _File) -> str:
     change = item.change
     notes = [f"+{change.additions} −{change.deletions}", item.category]
     if item.fact is not None and item.fact.is_key:
-        notes.append("key" + (f": {item.fact.key_reason}" if item.fact.key_reason else ""))
+        # Why it is key is said once, in the output language, in the prompt's facts block.
+        notes.append("key")
     if change.previous_path and change.previous_path != change.path:
         notes.append(f"renamed from {change.previous_path}")
     elif change.status.value in ("added", "removed"):

@@ -25,8 +25,10 @@ from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.budget import DiffDigest, compress_diff
 from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
 from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens, truncate_to_tokens
+from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
+from prdigest.render.i18n import labels as output_labels
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"  # 2: risk evidence, key-file and verdict reasons in the output language
 
 # Prompt budget by PR size, in the size classes of pr-agent's anchors (TARGETS.md: median
 # 1,628 tokens for 1–2 files, 6,212 for 5–12, 30,322 for 30+; we aim at half): a base plus
@@ -140,7 +142,7 @@ def build_prompt(
     related_refs = _related(facts, related)
 
     sections_text = [
-        ("## facts", _facts_text(pr, facts, related, related_refs), FACTS_SHARE, "facts summary"),
+        ("## facts", _facts_text(pr, facts, related, related_refs, lang), FACTS_SHARE, "facts summary"),
         ("## pr", _pr_text(pr), BODY_SHARE, "PR body"),
         ("## discussion", _discussion_text(threads), DISCUSSION_SHARE, "discussion quotes"),
     ]
@@ -243,14 +245,19 @@ def _facts_text(
     facts: Facts,
     related: Sequence[RelatedLike],
     refs: dict[int, Reference],
+    lang: Lang,
 ) -> str:
+    # Evidence and reasons go in the output language, so the model's prose can quote them
+    # without mixing languages (the sentences are the renderers', see render.evidence).
+    lab = output_labels(lang)
+    labels_of_tags = tag_labels(facts.risks.tags, lab)
     files = facts.files
     lines = [
         f"files: {files.total_files or len(pr.files)} (+{files.total_additions or pr.additions}"
         f" −{files.total_deletions or pr.deletions}); modules: {', '.join(files.modules[:12]) or '-'}",
     ]
     for fact in files.key_files():
-        lines.append(f"key file: {fact.path} ({fact.category}, {fact.type}): {fact.key_reason or ''}".rstrip(": "))
+        lines.append(f"key file: {fact.path} ({fact.category}, {fact.type}): {key_reason(fact, lab)}".rstrip(": "))
     symbols = facts.symbols.symbols
     if symbols:
         listed = ", ".join(f"{s.name} ({s.kind} {s.change}, {s.path})" for s in symbols[:MAX_SYMBOLS_LISTED])
@@ -273,9 +280,10 @@ def _facts_text(
     }
     lines.append("tests/CI: " + (", ".join(name for name, on in flags.items() if on) or "-"))
     for tag in facts.risks.tags:
-        lines.append(f"risk tag {tag.tag} ({tag.severity}): {tag.evidence}")
+        label = labels_of_tags[tag.tag]
+        lines.append(f'risk tag {tag.tag} "{label}" ({tag.severity}): {risk_evidence(tag, lab)}')
     verdict = facts.verdict
-    reasons = "; ".join(r.detail for r in verdict.reasons)
+    reasons = "; ".join(reason_text(r, lab, labels_of_tags) or r.detail for r in verdict.reasons)
     lines.append(f"verdict: {verdict.level.value} ({reasons or '-'})")
     titles = {item.number: item.title for item in related}
     for number, ref in refs.items():

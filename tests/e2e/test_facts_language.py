@@ -1,0 +1,42 @@
+"""``prdigest facts --lang``: evidence and reasons in the chosen language, rendered by the same
+sentences the reports use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.driver import Cli
+from tests.e2e.repos import RELAX_PR, STORY_REPO
+
+from prdigest.render.evidence import key_reason, risk_evidence
+from prdigest.render.i18n import labels
+
+RELAX = f"{STORY_REPO}#{RELAX_PR}"
+
+
+def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> None:
+    from prdigest.models.facts import Facts
+
+    facts = Facts.model_validate(run_cli.facts(RELAX, story_db))
+    tag = next(t for t in facts.risks.tags if t.tag == "missing-regression-test")
+    key = next(f for f in facts.files.files if f.is_key)
+    zh_out = run_cli("facts", RELAX, "--lang", "zh", "--db", story_db).stdout
+    en_out = run_cli("facts", RELAX, "--db", story_db).stdout
+
+    zh_sentence = risk_evidence(tag, labels("zh"))
+    assert "没有配套测试" in zh_sentence  # the Chinese sentence, not the English fallback
+    assert f"risk missing-regression-test ({tag.label_zh}): {zh_sentence}" in zh_out
+    assert tag.evidence not in zh_out
+    assert key_reason(key, labels("zh")) in zh_out
+    assert key.key_reason
+    assert key.key_reason not in zh_out
+    assert "风险值得关注" in zh_out  # verdict reasons too
+
+    assert risk_evidence(tag, labels("en")) in en_out  # default: English
+    assert key_reason(key, labels("en")) in en_out
+    assert "没有配套测试" not in en_out
+
+
+def test_facts_rejects_an_unknown_language(run_cli: Cli, story_db: Path) -> None:
+    result = run_cli("facts", RELAX, "--lang", "fr", "--db", story_db, code=2)
+    assert "fr" in result.output
