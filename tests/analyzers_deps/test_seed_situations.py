@@ -47,8 +47,9 @@ CUPY_BODY = (
 
 def test_cap_becomes_exact_exclusion(make_pr: MakePR, analyze: Analyze) -> None:
     pr = make_pr(
-        FileChange(path="requirements/kv_connectors.txt", patch=KV_PATCH, content_before=KV_BEFORE,
-                   content_after=KV_AFTER),
+        FileChange(
+            path="requirements/kv_connectors.txt", patch=KV_PATCH, content_before=KV_BEFORE, content_after=KV_AFTER
+        ),
         title="[Deps] Relax cupy-cuda13x pin to exclude only 14.1.0",
         body=CUPY_BODY,
     )
@@ -226,8 +227,9 @@ PYPROJECT_PATCH = """@@ -1,11 +1,9 @@
 
 def test_pyproject_optional_dependencies_from_contents(make_pr: MakePR, analyze: Analyze) -> None:
     pr = make_pr(
-        FileChange(path="pyproject.toml", patch=PYPROJECT_PATCH, content_before=PYPROJECT_BEFORE,
-                   content_after=PYPROJECT_AFTER),
+        FileChange(
+            path="pyproject.toml", patch=PYPROJECT_PATCH, content_before=PYPROJECT_BEFORE, content_after=PYPROJECT_AFTER
+        ),
         body="torch 2.9.1 fixes a regression; tensorizer 2.11.0 works",
     )
     facts = analyze(pr)
@@ -293,8 +295,7 @@ def test_two_variants_installed_together_is_a_conflict(make_pr: MakePR, analyze:
 
 def test_variants_behind_markers_are_not_a_conflict(make_pr: MakePR, analyze: Analyze) -> None:
     patch = (
-        "@@ -1,1 +1,2 @@\n cupy-cuda12x; platform_machine == 'x86_64'\n"
-        "+cupy-cuda13x; platform_machine == 'aarch64'\n"
+        "@@ -1,1 +1,2 @@\n cupy-cuda12x; platform_machine == 'x86_64'\n+cupy-cuda13x; platform_machine == 'aarch64'\n"
     )
     facts = analyze(make_pr(FileChange(path="requirements/cuda.txt", patch=patch)))
     assert not [f for f in facts.dependencies.findings if f.kind == "variant-conflict"]
@@ -308,8 +309,12 @@ def test_conflict_on_one_install_line(make_pr: MakePR, analyze: Analyze) -> None
 
 
 def test_conflict_through_included_file_in_the_pr(make_pr: MakePR, analyze: Analyze) -> None:
-    common = FileChange(path="requirements/common.txt", status=FileStatus.ADDED, content_after="nixl-cu12==1.0.1\n",
-                        patch="@@ -0,0 +1,1 @@\n+nixl-cu12==1.0.1\n")
+    common = FileChange(
+        path="requirements/common.txt",
+        status=FileStatus.ADDED,
+        content_after="nixl-cu12==1.0.1\n",
+        patch="@@ -0,0 +1,1 @@\n+nixl-cu12==1.0.1\n",
+    )
     cuda = FileChange(path="requirements/cuda.txt", patch="@@ -1,1 +1,2 @@\n+-r common.txt\n nixl-cu13==1.0.1\n")
     facts = analyze(make_pr(common, cuda))
     conflicts = [f for f in facts.dependencies.findings if f.kind == "variant-conflict"]
@@ -326,8 +331,13 @@ def test_malformed_line_is_reported_not_fatal(make_pr: MakePR, analyze: Analyze)
 
 
 def test_removed_requirements_file(make_pr: MakePR, analyze: Analyze) -> None:
-    pr = make_pr(FileChange(path="requirements/tpu.txt", status=FileStatus.REMOVED,
-                            patch="@@ -1,2 +0,0 @@\n-jax[tpu]==0.4.30\n--r common.txt\n"))
+    pr = make_pr(
+        FileChange(
+            path="requirements/tpu.txt",
+            status=FileStatus.REMOVED,
+            patch="@@ -1,2 +0,0 @@\n-jax[tpu]==0.4.30\n--r common.txt\n",
+        )
+    )
     change = _only(analyze(pr), "jax")
     assert change.kinds == ["removed"]
     assert change.after is None

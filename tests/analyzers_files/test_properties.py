@@ -20,8 +20,13 @@ rule_tables = st.dictionaries(
 )
 
 
-@given(st.dictionaries(st.sampled_from(["rule", "ci_paths", "languages", "module_names_zh", "x"]),
-                       values | st.lists(rule_tables, max_size=3), max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(["rule", "ci_paths", "languages", "module_names_zh", "x"]),
+        values | st.lists(rule_tables, max_size=3),
+        max_size=4,
+    )
+)
 def test_rules_parse_or_config_error(data: dict[str, object]) -> None:
     message = ""
     try:

@@ -54,8 +54,9 @@ WORKFLOW_PATCH = """@@ -8,7 +8,7 @@ on:
 
 
 def test_source_without_tests(analyze: Analyze) -> None:
-    facts = analyze(FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
-                    FileChange(path="docs/usage.md", additions=1))
+    facts = analyze(
+        FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10), FileChange(path="docs/usage.md", additions=1)
+    )
     flags = facts.tests_ci
     assert flags.source_changed
     assert not flags.tests_changed
@@ -65,8 +66,10 @@ def test_source_without_tests(analyze: Analyze) -> None:
 
 
 def test_source_with_tests(analyze: Analyze) -> None:
-    facts = analyze(FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
-                    FileChange(path="tests/v1/core/test_scheduler.py", additions=30))
+    facts = analyze(
+        FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
+        FileChange(path="tests/v1/core/test_scheduler.py", additions=30),
+    )
     flags = facts.tests_ci
     assert flags.source_changed
     assert flags.tests_changed
@@ -97,8 +100,9 @@ def test_buildkite_jobs_from_contents_with_line_numbers() -> None:
     before = DISAGG_AFTER.replace(
         "bash /vllm-workspace/.buildkite/scripts/install-kv-connectors.sh", "uv pip install --system -r x.txt"
     )
-    change = FileChange(path=".buildkite/test_areas/disaggregated.yaml", patch=patch, content_after=DISAGG_AFTER,
-                        content_before=before)
+    change = FileChange(
+        path=".buildkite/test_areas/disaggregated.yaml", patch=patch, content_after=DISAGG_AFTER, content_before=before
+    )
     # contents show the first step's label, which the hunk alone does not
     assert ci_jobs(change) == [
         "NixlConnector PD accuracy (4 GPUs)",
@@ -107,8 +111,10 @@ def test_buildkite_jobs_from_contents_with_line_numbers() -> None:
 
 
 def test_github_workflow_job_keys(analyze: Analyze) -> None:
-    facts = analyze(FileChange(path=".github/workflows/lint.yml", patch=WORKFLOW_PATCH, additions=1, deletions=1),
-                    FileChange(path="vllm/x.py", additions=1))
+    facts = analyze(
+        FileChange(path=".github/workflows/lint.yml", patch=WORKFLOW_PATCH, additions=1, deletions=1),
+        FileChange(path="vllm/x.py", additions=1),
+    )
     assert facts.tests_ci.ci_jobs == ["lint"]
     assert not facts.tests_ci.ci_only
     assert facts.tests_ci.missing_tests
@@ -116,10 +122,11 @@ def test_github_workflow_job_keys(analyze: Analyze) -> None:
 
 def test_top_level_key_when_no_job(analyze: Analyze) -> None:
     patch = (
-        '@@ -10,3 +10,4 @@ run_all_patterns:\n   - "setup.py"\n+  - "requirements/kv_connectors.txt"\n'
-        " exclude: []\n"
+        '@@ -10,3 +10,4 @@ run_all_patterns:\n   - "setup.py"\n+  - "requirements/kv_connectors.txt"\n exclude: []\n'
     )
-    facts = analyze(FileChange(path=".buildkite/ci_config.yaml", patch=patch, additions=1),
-                    FileChange(path="requirements/kv_connectors.txt", additions=1))
+    facts = analyze(
+        FileChange(path=".buildkite/ci_config.yaml", patch=patch, additions=1),
+        FileChange(path="requirements/kv_connectors.txt", additions=1),
+    )
     assert facts.tests_ci.ci_jobs == ["run_all_patterns"]
     assert not facts.tests_ci.ci_only
