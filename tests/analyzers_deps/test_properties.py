@@ -105,3 +105,11 @@ def test_patch_parser_never_crashes(patch: str) -> None:
     view = parse_patch(patch)
     assert len(view.added()) <= patch.count("+")
     assert len(view.removed()) <= patch.count("-")
+
+
+def test_change_kinds_do_not_depend_on_specifier_order() -> None:
+    # SpecifierSet iterates in hash order; the same set written two ways is no change.
+    before = Requirement("pkg<=1.0,==0.0,==0.1")
+    after = Requirement("pkg<=1.0,==0.1,==0.0")
+    assert change_kinds(before, after) == []
+    assert change_kinds(Requirement("pkg==1.0"), Requirement("pkg==1.1")) == ["pin-changed"]

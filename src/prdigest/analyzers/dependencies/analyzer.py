@@ -120,4 +120,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
     return analyze_dependencies(pr, ctx)
 
 
-ANALYZER = Analyzer(name="dependencies", version="1", run=_run, requires=("files",))
+ANALYZER = Analyzer(name="dependencies", version="2", run=_run, requires=("files",))

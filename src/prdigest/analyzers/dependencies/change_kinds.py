@@ -58,18 +58,19 @@ def _highest_floor(a: Bound | None, b: Bound) -> Bound:
 
 
 def spec_shape(specifiers: SpecifierSet) -> SpecShape:
-    pin: str | None = None
+    pins: set[str] = set()
     cap: Bound | None = None
     floor: Bound | None = None
     exclusions: set[str] = set()
-    for spec in specifiers:
+    # A SpecifierSet iterates in hash order, which changes between processes: read it sorted.
+    for spec in sorted(specifiers, key=str):
         version = _version(spec.version)
         if version is None:
             continue  # "===" with a non-PEP 440 string: nothing to order
         operator = spec.operator
         wildcard = spec.version.endswith(".*")
         if operator in ("==", "===") and not wildcard:
-            pin = str(version)
+            pins.add(str(version))
         elif operator == "==" and wildcard:
             floor = _highest_floor(floor, (version, True))
             cap = _lowest_cap(cap, (_wildcard_cap(version), False))
@@ -82,6 +83,8 @@ def spec_shape(specifiers: SpecifierSet) -> SpecShape:
         elif operator == "~=":
             floor = _highest_floor(floor, (version, True))
             cap = _lowest_cap(cap, (_compatible_cap(version), False))
+    # Two different pins admit nothing; keep them all so equal sets compare equal.
+    pin = ",".join(sorted(pins)) if pins else None
     return SpecShape(pin=pin, cap=cap, floor=floor, exclusions=frozenset(exclusions))
 
 
