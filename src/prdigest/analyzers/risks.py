@@ -87,7 +87,7 @@ _QUOTED = re.compile(r"""(["'])([^"'\\\n]{1,300})\1""")
 # Names (identifiers, dotted paths, file names) repeat across files by design; a duplicated
 # *setting* (an arch list, a flag string, a URL) is what drifts.
 _NAME_LIKE = re.compile(r"^[\w.:/-]+$")
-_BENCH_OR_EXAMPLE = re.compile(r"(?:^|/)(?:benchmarks?|bench|examples?)(?:/|_)", re.I)
+_BENCH_OR_EXAMPLE = re.compile(r"(?:^|/)(?:benchmarks?|bench|examples?)/|(?:^|/)bench_[^/]*$", re.I)
 
 LARGE_FILES = 30  # more changed files than this is a large change
 LARGE_LINES = 1000  # more added+removed lines than this is a large change
