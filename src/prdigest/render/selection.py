@@ -8,7 +8,11 @@ from prdigest.models.narrative import Length
 
 MAX_KEY_FILES = {"full": 8, "brief": 5}
 MAX_EXCERPTS = {"full": 3, "brief": 1}
-MAX_SYMBOLS = {"full": 20, "brief": 8}
+MAX_SYMBOLS = {"full": 8, "brief": 5}
+
+MIN_PUBLIC = 3  # fewer public symbols than this: show private ones too rather than almost nothing
+_CHANGE_RANK = {"removed": 0, "modified": 1, "added": 2}
+GENERIC_NAMES = frozenset({"main", "run", "setup", "__init__"})  # entry points named alike in every file
 
 
 def key_files(facts: Facts, length: Length) -> list[FileFact]:
@@ -20,14 +24,68 @@ def key_files(facts: Facts, length: Length) -> list[FileFact]:
     return chosen[: MAX_KEY_FILES[length]]
 
 
+def short_name(name: str) -> str:
+    """The last two parts of a qualified name: ``Runner::run`` of ``ns::Routing::Runner::run``."""
+    separator = "::" if "::" in name else "."
+    parts = [p for p in name.split(separator) if p]
+    return separator.join(parts[-2:]) if parts else name
+
+
+def is_private(name: str) -> bool:
+    """``_helper`` or a function nested in a function (``outer.inner``): not the PR's surface."""
+    separator = "::" if "::" in name else "."
+    parts = [p for p in name.split(separator) if p]
+    if not parts:
+        return False
+    if any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in parts):
+        return True
+    # `outer.inner` where outer is a function (lower case) is a local helper; `Class.method` is not.
+    return separator == "." and len(parts) > 1 and parts[-2][:1].islower()
+
+
+def is_test_symbol(symbol: SymbolChange, test_paths: set[str]) -> bool:
+    last = symbol.name.replace("::", ".").split(".")[-1]
+    return symbol.path in test_paths or last.startswith("test_") or last.startswith("Test")
+
+
+def ranked_symbols(facts: Facts) -> list[SymbolChange]:
+    """Every changed symbol once (by name), most telling first: public before private and
+    tests, symbols of key files first, removed and modified before added."""
+    test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
+    key_paths = {f.path for f in facts.files.key_files()}
+    seen: set[str] = set()
+    unique: list[tuple[int, SymbolChange]] = []
+    for index, symbol in enumerate(facts.symbols.symbols):
+        if symbol.name not in seen:
+            seen.add(symbol.name)
+            unique.append((index, symbol))
+
+    def rank(item: tuple[int, SymbolChange]) -> tuple[int, int, int, int, int]:
+        index, symbol = item
+        return (
+            1 if is_test_symbol(symbol, test_paths) else 0,
+            1 if is_private(symbol.name) or symbol.name in GENERIC_NAMES else 0,
+            0 if symbol.path in key_paths else 1,
+            _CHANGE_RANK.get(symbol.change, 1),
+            index,
+        )
+
+    return [symbol for _, symbol in sorted(unique, key=rank)]
+
+
 def key_symbols(facts: Facts, length: Length) -> list[SymbolChange]:
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for symbol in facts.symbols.symbols:
-        if (symbol.path, symbol.name) not in seen:
-            seen.add((symbol.path, symbol.name))
-            unique.append(symbol)
-    return unique[: MAX_SYMBOLS[length]]
+    """At most MAX_SYMBOLS of `ranked_symbols`; private helpers and tests only when there are
+    too few public symbols to show (they are counted by `hidden_symbol_count` otherwise)."""
+    ranked = ranked_symbols(facts)
+    test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
+    public = [s for s in ranked if not is_private(s.name) and not is_test_symbol(s, test_paths)]
+    chosen = public if len(public) >= MIN_PUBLIC else ranked
+    return chosen[: MAX_SYMBOLS[length]]
+
+
+def hidden_symbol_count(facts: Facts, length: Length) -> int:
+    """How many changed symbols `key_symbols` leaves out (for "and N more")."""
+    return len(ranked_symbols(facts)) - len(key_symbols(facts, length))
 
 
 def key_excerpts(facts: Facts, length: Length) -> list[CodeExcerpt]:

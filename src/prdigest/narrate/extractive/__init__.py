@@ -18,7 +18,7 @@ from prdigest.narrate.extractive.summary import one_line
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.narrate.extractive.verdict import verdict_paragraph
 
-EXTRACTIVE_VERSION = "extractive-v2"  # v2: evidence rendered from templates
+EXTRACTIVE_VERSION = "extractive-v3"  # v3: steps by importance, collapsed dependencies, summary sentence
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

@@ -7,7 +7,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from prdigest.models.facts import DependencyChange, Facts
 from prdigest.narrate.extractive.phrases import Phrases
 
-Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | source | empty
+Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | non-source | source | empty
 
 _KIND_ORDER = (
     "cap-to-exclusion",
@@ -46,6 +46,8 @@ def change_shape(facts: Facts) -> Shape:
         return "docs-only"
     if categories <= {"config", "infra", "docs"}:
         return "config-only"
+    if "source" not in categories:
+        return "non-source"  # e.g. version.txt, data files: no code changes
     return "source"
 
 

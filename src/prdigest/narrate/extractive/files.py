@@ -5,8 +5,8 @@ from __future__ import annotations
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact
 from prdigest.models.narrative import ExcerptNote, FileRole, Length
 from prdigest.narrate.extractive.changes import short_dependency
-from prdigest.narrate.extractive.implementation import symbol_changes
 from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
 from prdigest.render.evidence import key_reason
 from prdigest.render.selection import key_excerpts, key_files
 
@@ -34,10 +34,9 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
         parts.append(ph.say("files", "ci"))
     deps = [c for c in facts.dependencies.changes if c.path == file.path]
     if deps:
-        shown = [short_dependency(c, ph) for c in deps[:3]]
-        if len(deps) > 3:
-            shown.append(ph.say("files", "more", count=len(deps) - 3))
-        parts.append(ph.say("files", "dependency", changes=ph.join(shown)))
+        limit = 3 if len(deps) > 4 else 4
+        shown = [short_dependency(c, ph) for c in deps[:limit]]
+        parts.append(ph.say("files", "dependency", changes=join_more(shown, len(deps) - limit, ph)))
     for finding in facts.dependencies.findings:
         if file.path in finding.paths and finding.kind == "duplicated-rewrite":
             others = ph.join([ph.code(p) for p in finding.paths if p != file.path])
@@ -51,7 +50,7 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
                 parts.append(ph.say("files", "same_value", others=others, value=ph.code(str(item.params["literal"]))))
     symbols = [s for s in facts.symbols.symbols if s.path == file.path]
     if symbols:
-        parts.append(symbol_changes(symbols, ph, limit=3))
+        parts.append(symbol_changes(symbols, ph, limit=2))
     parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
     return ph.say("files", "sep").join(parts)
 

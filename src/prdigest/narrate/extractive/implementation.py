@@ -1,59 +1,109 @@
-"""Implementation steps: the changes grouped by module and kind, each with its facts and, where
-the PR body explains it, the author's words."""
+"""Implementation steps, most important first: source changes by module (with the symbols
+they add, change or remove), then dependency changes (one step per distinct change, however
+many files carry it), then CI, build and configuration files, then verification, then docs.
+Each step says what changed and, where the PR body says it, why.
+
+A length has a step budget; every kind of change present gets a step before any kind gets
+a second one, and a kind with more steps than its share is merged into one last step."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
-from prdigest.models.facts import DependencyChange, Facts, FileFact, SymbolChange
+from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.extractive.changes import dependency_fact, dependency_title
+from prdigest.narrate.extractive.dependency_steps import dependency_parts
 from prdigest.narrate.extractive.phrases import Phrases
-from prdigest.narrate.extractive.text import key_sentences, sentences_mentioning, split_body
+from prdigest.narrate.extractive.source_steps import source_parts
+from prdigest.narrate.extractive.step_parts import (
+    Part,
+    WhyFinder,
+    files_by_status,
+    join_more,
+    merge_parts,
+    needles,
+    symbol_changes,
+    with_why,
+)
+from prdigest.narrate.extractive.text import key_sentences, split_body, summary_sentence
+from prdigest.render.selection import is_private
 
-MAX_STEPS = {"full": 8, "brief": 3}
-MAX_FILES_PER_STEP = {"full": 6, "brief": 3}
+__all__ = ["MAX_STEPS", "implementation_steps"]
 
-# Steps for files outside source modules, by category, in reading order.
-_CATEGORY_STEPS = (("test", "tests_title"), ("infra", "infra_title"), ("config", "config_title"))
+MAX_STEPS = {"full": 8, "brief": 4}
+CI_MODULES = frozenset({"CI config", "CI scripts"})
+# Keys of a workflow file, not job names: naming them tells a reader nothing.
+_WORKFLOW_KEYS = frozenset(
+    {
+        "name", "on", "jobs", "steps", "env", "run", "uses", "with", "if", "needs", "strategy", "matrix",
+        "concurrency", "permissions", "outputs", "defaults", "runs-on", "timeout-minutes", "container",
+        "services", "include", "exclude", "branch", "branches", "body", "paths", "push", "pull_request",
+        "workflow_dispatch", "schedule", "shell", "working-directory", "continue-on-error", "id", "inputs",
+        "secrets", "stages", "stage", "script", "variables", "tags",
+    }
+)  # fmt: skip
+_ORDER = ("source", "dependencies", "ci", "infra", "config", "other")
+_TAIL = ("docs",)
+# Who gets a step first when the budget is short: configuration files are the first to go.
+_PRIORITY = ("source", "dependencies", "ci", "infra", "docs", "config", "other")
+SOURCE_FIRST = {"full": 3, "brief": 1}
 
 
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
     body = split_body(pr.body)
-    steps: list[ImplementationStep] = []
-    steps.extend(_dependency_steps(facts.dependencies.changes, body.motivation, ph))
-    covered = {c.path for c in facts.dependencies.changes}
+    why = WhyFinder(body.motivation, length, ph)
+    lead = summary_sentence(pr.body)
+    if lead:
+        why.use(lead)  # already the one-line summary
     symbols_by_path: dict[str, list[SymbolChange]] = {}
     for symbol in facts.symbols.symbols:
         symbols_by_path.setdefault(symbol.path, []).append(symbol)
-    remaining = [f for f in facts.files.files if f.path not in covered or symbols_by_path.get(f.path)]
-    ci_files = set(facts.tests_ci.ci_files)
-    steps.extend(_module_steps([f for f in remaining if f.category == "source"], symbols_by_path, length, ph))
-    ci = [f for f in remaining if f.path in ci_files and f.category != "source"]
-    if ci:
-        detail = _file_list(ci, symbols_by_path, length, ph)
-        if facts.tests_ci.ci_jobs:
-            jobs = ph.join([ph.code(j) for j in facts.tests_ci.ci_jobs[:6]])
-            detail = f"{detail}{ph.tables['quote']['clause_sep']}{ph.say('steps', 'ci_jobs', jobs=jobs)}"
-        steps.append(ImplementationStep(title=ph.say("steps", "ci_title"), detail=ph.sentence(detail)))
-    rest = [f for f in remaining if f.category != "source" and f.path not in ci_files]
-    for category, key in _CATEGORY_STEPS:
-        group = [f for f in rest if f.category == category]
-        if group:
-            detail = ph.sentence(_file_list(group, symbols_by_path, length, ph))
-            steps.append(ImplementationStep(title=ph.say("steps", key), detail=detail))
-    others = [f for f in rest if f.category not in {c for c, _ in _CATEGORY_STEPS}]
-    docs = [f for f in others if f.category == "docs"]
-    if docs:
-        detail = ph.sentence(_file_list(docs, symbols_by_path, length, ph))
-        steps.append(ImplementationStep(title=ph.say("steps", "docs_title"), detail=detail))
-    leftover = [f for f in others if f.category != "docs"]
-    if leftover:
-        detail = ph.sentence(_file_list(leftover, symbols_by_path, length, ph))
-        steps.append(ImplementationStep(title=ph.say("steps", "other_title"), detail=detail))
-    steps = steps[: MAX_STEPS[length] - (1 if length == "full" else 0)]
-    if length == "full":
+    files = list(facts.files.files)
+    ci_paths = set(facts.tests_ci.ci_files)
+
+    def is_ci(f: FileFact) -> bool:
+        return f.category not in ("source", "test") and (f.path in ci_paths or f.module in CI_MODULES)
+
+    # A file is told by its dependency step when it is a manifest, or when its diff is no more
+    # than the dependency lines; scripts and images with other changes keep their own mention.
+    per_file: dict[str, int] = {}
+    for change in facts.dependencies.changes:
+        per_file[change.path] = per_file.get(change.path, 0) + 1
+    told_by_dependencies = {
+        f.path
+        for f in files
+        if f.path in per_file
+        and not is_ci(f)
+        and f.status != "removed"  # a deleted file's packages are not told as dependency steps
+        and (
+            f.category in ("config", "other")
+            or (f.status == "modified" and f.additions + f.deletions <= 2 * per_file[f.path])
+        )
+    }
+    rest = [f for f in files if f.path not in told_by_dependencies and f.category not in ("source", "test")]
+    kinds: dict[str, list[Part]] = {
+        "source": source_parts([f for f in files if f.category == "source"], symbols_by_path, length, why, ph),
+        "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
+        "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], symbols_by_path, facts, length, why, ph),
+        "infra": _files_part(
+            "infra_title", [f for f in rest if f.category == "infra" and not is_ci(f)], symbols_by_path, None, length,
+            why, ph,
+        ),
+        "config": _files_part(
+            "config_title", [f for f in rest if f.category == "config" and not is_ci(f)], symbols_by_path, None,
+            length, why, ph,
+        ),
+        "docs": _files_part("docs_title", [f for f in rest if f.category == "docs"], symbols_by_path, None, length,
+                            why, ph),
+        "other": _files_part(
+            "other_title", [f for f in rest if f.category == "other"], symbols_by_path, None, length, why, ph
+        ),
+    }  # fmt: skip
+    shares = _shares(kinds, MAX_STEPS[length] - 1, length)
+    steps: list[ImplementationStep] = []
+    for kind in _ORDER:
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
+    spare = MAX_STEPS[length] - 1 - sum(shares.values())
+    if length == "full" and spare > 0:
         merges = [c for c in pr.commits if c.subject.lower().startswith("merge")]
         if merges:
             shas = ph.join([m.sha[:8] for m in merges[:4]])
@@ -63,92 +113,95 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
                     detail=ph.say("steps", "merges_detail", count=len(merges), shas=shas),
                 )
             )
-    steps.append(_verification_step(body.tests, facts, length, ph))
+    steps.append(_verification_step(body.tests, facts, symbols_by_path, length, ph))
+    for kind in _TAIL:
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
     return steps
 
 
-def _dependency_steps(
-    changes: list[DependencyChange], body_paragraphs: list[str], ph: Phrases
-) -> list[ImplementationStep]:
-    by_path: OrderedDict[str, list[DependencyChange]] = OrderedDict()
-    for change in changes:
-        by_path.setdefault(change.path, []).append(change)
-    steps: list[ImplementationStep] = []
-    sep = ph.tables["quote"]["clause_sep"]
-    for path, group in by_path.items():
-        if len(group) == 1:
-            title = dependency_title(group[0], ph)
-            detail = dependency_fact(group[0], ph)
-        else:
-            title = ph.say("dependency", "group_title", count=len(group), path=path)
-            detail = sep.join(dependency_fact(c, ph) for c in group)
-        why = sentences_mentioning(body_paragraphs, [c.package for c in group])
-        if why:
-            detail = ph.sentences([detail, ph.say("dependency", "why", quote=ph.quote(why[0]))])
-        steps.append(ImplementationStep(title=title, detail=ph.sentence(detail)))
-    return steps
+def _shares(kinds: dict[str, list[Part]], budget: int, length: Length) -> dict[str, int]:
+    """Steps per kind: the source first gets a few (it is where the substance is), then every
+    other kind one in order of importance, then what is left goes to the first kinds."""
+    present = [k for k in _PRIORITY if kinds[k]]
+    shares = {k: 0 for k in present}
+    if "source" in present:
+        shares["source"] = min(len(kinds["source"]), SOURCE_FIRST[length], budget)
+        budget -= shares["source"]
+    for kind in present:
+        if budget > 0 and shares[kind] == 0:
+            shares[kind] = 1
+            budget -= 1
+    for kind in present:
+        extra = min(budget, len(kinds[kind]) - shares[kind])
+        if extra > 0:
+            shares[kind] += extra
+            budget -= extra
+    return shares
 
 
-def _module_steps(
-    files: list[FileFact], symbols_by_path: dict[str, list[SymbolChange]], length: Length, ph: Phrases
-) -> list[ImplementationStep]:
-    by_module: OrderedDict[str, list[FileFact]] = OrderedDict()
-    # Modules with the most changed lines first: that is where the PR's substance is.
-    for file in sorted(files, key=lambda f: -(f.additions + f.deletions)):
-        by_module.setdefault(file.module, []).append(file)
-    steps = []
-    for module, group in by_module.items():
-        title = ph.say("steps", "module_title", module=ph.labels.module(module))
-        steps.append(
-            ImplementationStep(title=title, detail=ph.sentence(_file_list(group, symbols_by_path, length, ph)))
-        )
-    return steps
+def _fit(parts: list[Part], share: int, kind: str, ph: Phrases) -> list[Part]:
+    if share <= 0:
+        return []
+    if len(parts) <= share:
+        return parts
+    head = parts[: share - 1]
+    title = ph.say("steps", f"rest_{kind}" if head or not ph.has("steps", f"all_{kind}") else f"all_{kind}")
+    return [*head, merge_parts(parts[share - 1 :], title, ph)]
 
 
-def _file_list(
-    files: list[FileFact], symbols_by_path: dict[str, list[SymbolChange]], length: Length, ph: Phrases
-) -> str:
-    limit = MAX_FILES_PER_STEP[length]
-    lines = [_file_line(f, symbols_by_path.get(f.path, []), ph) for f in files[:limit]]
-    if len(files) > limit:
-        lines.append(ph.say("steps", "more_files", count=len(files) - limit))
-    return ph.tables["quote"]["clause_sep"].join(lines)
+def _files_part(
+    title_key: str,
+    files: list[FileFact],
+    symbols_by_path: dict[str, list[SymbolChange]],
+    facts: Facts | None,
+    length: Length,
+    why: WhyFinder,
+    ph: Phrases,
+) -> list[Part]:
+    if not files:
+        return []
+    detail = files_by_status(files, symbols_by_path, length, ph)
+    if facts is not None:
+        jobs = [j for j in facts.tests_ci.ci_jobs if j.lower() not in _WORKFLOW_KEYS]
+        if jobs:
+            listed = ph.join([ph.code(j) for j in jobs[:5]])
+            detail += ph.tables["quote"]["clause_sep"] + ph.say("steps", "ci_jobs", jobs=listed)
+    found = [s for f in files for s in symbols_by_path.get(f.path, [])]
+    reason = why.clause_for(needles(files, found))
+    clause = ph.say("steps", "kind_clause", kind=ph.say("steps", title_key), files=_brief_list(files, ph))
+    return [Part(title=ph.say("steps", title_key), detail=with_why(detail, reason, ph), clause=clause)]
 
 
-def _file_line(file: FileFact, symbols: list[SymbolChange], ph: Phrases) -> str:
-    if not symbols:
-        return ph.say("steps", "file_line", path=file.path, additions=file.additions, deletions=file.deletions)
-    return ph.say(
-        "steps",
-        "file_symbols",
-        path=file.path,
-        symbols=symbol_changes(symbols, ph),
-        additions=file.additions,
-        deletions=file.deletions,
-    )
+def _brief_list(files: list[FileFact], ph: Phrases) -> str:
+    return join_more([ph.code(f.path) for f in files[:2]], len(files) - 2, ph)
 
 
-def symbol_changes(symbols: list[SymbolChange], ph: Phrases, limit: int = 5) -> str:
-    """``modifies `A`, `B`; removes `C``` grouped by change kind."""
+def _verification_step(
+    test_paragraphs: list[str],
+    facts: Facts,
+    symbols_by_path: dict[str, list[SymbolChange]],
+    length: Length,
+    ph: Phrases,
+) -> ImplementationStep:
     parts = []
-    for change in ("added", "modified", "removed"):
-        names = list(dict.fromkeys(s.name for s in symbols if s.change == change))
-        if names:
-            shown = [ph.code(n) for n in names[:limit]]
-            if len(names) > limit:
-                shown.append(ph.say("files", "more", count=len(names) - limit))
-            parts.append(ph.say("steps", f"symbols_{change}", names=ph.join(shown)))
-    return ph.tables["quote"]["clause_sep"].join(parts)
-
-
-def _verification_step(test_paragraphs: list[str], facts: Facts, length: Length, ph: Phrases) -> ImplementationStep:
-    parts = []
-    plan = key_sentences(test_paragraphs, 2 if length == "full" else 1)
+    # Table rows and one-word fragments ("passed**") make poor quotes.
+    candidates = [p for p in test_paragraphs if len(p) >= 20]
+    plan = [s for s in key_sentences(candidates, 2 if length == "full" else 1) if len(s) >= 20]
     if plan:
         parts.append(ph.sentence(ph.say("steps", "verify_plan", quotes=ph.quotes(plan))))
+    test_files = [f for f in facts.files.files if f.category == "test"]
     if facts.tests_ci.tests_changed and facts.tests_ci.test_files:
-        paths = ph.join([ph.code(p) for p in facts.tests_ci.test_files[:5]])
-        parts.append(ph.say("steps", "verify_tests", paths=paths))
+        paths = facts.tests_ci.test_files
+        limit = 4 if len(paths) <= 4 else 3
+        parts.append(
+            ph.say(
+                "steps", "verify_tests", paths=join_more([ph.code(p) for p in paths[:limit]], len(paths) - limit, ph)
+            )
+        )
+        # Helpers nested in a test say nothing about what is tested.
+        changed = [s for f in test_files for s in symbols_by_path.get(f.path, []) if not is_private(s.name)]
+        if changed:
+            parts.append(ph.say("steps", "verify_symbols", changes=symbol_changes(changed, ph, 3)))
     else:
         parts.append(ph.say("steps", "verify_no_tests"))
     return ImplementationStep(title=ph.say("steps", "verify_title"), detail=ph.sentences(parts))

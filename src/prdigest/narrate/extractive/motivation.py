@@ -1,4 +1,5 @@
-"""Motivation: the body's key sentences quoted verbatim, and the issues/PRs it cites."""
+"""Motivation: the body's opening and its most telling sentences quoted verbatim, and the
+issues/PRs it cites. With no body, it says so and quotes what the commits list."""
 
 from __future__ import annotations
 
@@ -6,24 +7,37 @@ from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.phrases import Phrases
-from prdigest.narrate.extractive.text import clean_title, collapse, key_sentences, split_body
+from prdigest.narrate.extractive.text import (
+    commit_points,
+    key_sentences,
+    sentences,
+    shorten,
+    split_body,
+    summary_sentence,
+)
 
 _CITED_WHERE = ("title", "body", "closing-issue")
+MAX_COMMIT_POINTS = {"full": 5, "brief": 3}
 
 
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
     count = 3 if length == "full" else 2
-    quoted = key_sentences(split_body(pr.body).motivation, count)
+    paragraphs = split_body(pr.body).motivation
+    lead = summary_sentence(pr.body)
+    # The one-line summary already quotes `lead`; say something else here when there is more.
+    others = [s for s in sentences(paragraphs) if not lead or shorten(s.rstrip(" :："), 220) != lead]
+    quoted = key_sentences(others, count) if others else key_sentences(paragraphs, count)
     parts: list[str] = []
     if quoted:
         parts.append(ph.say("motivation", "body_says", quotes=ph.quotes(quoted)))
     else:
-        commit_text = [collapse(c.message) for c in pr.commits if not c.subject.lower().startswith("merge")]
-        from_commits = key_sentences([t for t in commit_text if t], count)
-        if from_commits:
-            parts.append(ph.say("motivation", "commits_say", quotes=ph.quotes(from_commits)))
+        parts.append(ph.say("motivation", "template_only" if pr.body.strip() else "empty"))
+        messages = [c.message for c in pr.commits if not c.subject.lower().startswith("merge")]
+        points = [shorten(p, 200) for p in commit_points(messages, pr.title)][: MAX_COMMIT_POINTS[length]]
+        if points:
+            parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
         else:
-            parts.append(ph.say("motivation", "nothing", title=ph.quote(clean_title(pr.title))))
+            parts.append(ph.say("motivation", "no_points"))
     cited = cited_references(facts, ph)
     if cited:
         parts.append(ph.say("motivation", "cites", refs=ph.join(cited)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,10 @@ class Phrases:
     labels: Labels
 
     def say(self, section: str, key: str, **values: object) -> str:
-        return self.tables[section][key].format(**values)
+        template = self.tables[section][key]
+        if self.lang != "zh":
+            return template.format(**values)
+        return _spaced_format(template, values)
 
     def has(self, section: str, key: str) -> bool:
         return key in self.tables.get(section, {})
@@ -41,14 +45,47 @@ class Phrases:
         """Sentences joined as the language does (a space in English, nothing in Chinese)."""
         return self.tables["quote"]["sentence_sep"].join(self.sentence(t) for t in texts if t)
 
-    def sentence(self, text: str) -> str:
-        """`text` ending with a full stop of the language (unless it already ends a sentence)."""
+    def sentence(self, text: str, capitalize: bool = True) -> str:
+        """`text` ending with a full stop of the language (unless it already ends a sentence);
+        `capitalize=False` keeps a leading name (a module, a path) as it is spelled."""
         text = text.strip()
-        if self.lang == "en" and text[:1].islower():
+        if capitalize and self.lang == "en" and text[:1].islower():
             text = text[0].upper() + text[1:]
         if not text or text[-1] in ".!?。！？”」":
             return text
         return text + self.tables["quote"]["sentence_end"]
+
+
+_FORMATTER = string.Formatter()
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf"
+
+
+def _is_latin(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char in "`.#+-_/@")
+
+
+def _spaced_format(template: str, values: dict[str, object]) -> str:
+    """`template.format(**values)`, with a space where a filled-in Latin word meets a Chinese
+    character of the template ("修改 flashinfer" rather than "修改flashinfer"), as Chinese
+    typesetting does; the values themselves are left as they are."""
+    out: list[str] = []
+    for literal, field, spec, conversion in _FORMATTER.parse(template):
+        if out and literal and _is_latin(out[-1][-1:]) and _is_cjk(literal[0]):
+            out.append(" ")
+        out.append(literal)
+        if field is None:
+            continue
+        value = _FORMATTER.get_field(field, (), values)[0]
+        value = _FORMATTER.convert_field(value, conversion)
+        text = _FORMATTER.format_field(value, spec or "")
+        previous = "".join(out)[-1:]
+        if text and previous and _is_cjk(previous) and _is_latin(text[0]):
+            out.append(" ")
+        out.append(text)
+    return "".join(out)
 
 
 @lru_cache(maxsize=4)

@@ -6,12 +6,15 @@ from __future__ import annotations
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
+from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
 from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.render.evidence import risk_evidence
 
 MAX_RISKS = {"full": 8, "brief": 4}
+MAX_MODULES = 4
 _IMAGE_TAGS = ("runtime-image-impact",)
 _LOCK_TAGS = ("version-lock",)
 
@@ -53,26 +56,35 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
 
 def impact(facts: Facts, ph: Phrases) -> Impact:
     shape = change_shape(facts)
-    source_modules = list(dict.fromkeys(f.module for f in facts.files.files if f.category == "source" and f.module))
+    churn: dict[str, int] = {}
+    for file in facts.files.files:
+        if file.module:
+            churn[file.module] = churn.get(file.module, 0) + file.additions + file.deletions
+    by_churn = sorted(churn, key=lambda m: -churn[m])
+    source_modules = [m for m in by_churn if any(f.module == m and f.category == "source" for f in facts.files.files)]
     users: list[str] = []
     if source_modules:
-        users.append(ph.say("impact", "users_source", modules=ph.join([ph.labels.module(m) for m in source_modules])))
-    for change in facts.dependencies.changes[:3]:
-        admits = (
-            ph.say("impact", "users_admits", versions=ph.join(change.newly_admitted)) if change.newly_admitted else ""
-        )
-        users.append(ph.say("impact", "users_dependency", paths=change.path, package=change.package, admits=admits))
+        shown = [ph.labels.module(m) for m in source_modules[:MAX_MODULES]]
+        users.append(ph.say("impact", "users_source", modules=_more(shown, len(source_modules), ph)))
+    groups = group_dependencies(relevant_changes(facts.dependencies.changes, list(facts.files.files)))
+    if groups:
+        said = ph.tables["quote"]["clause_sep"].join(group_clause(g, ph) for g in groups[:3])
+        users.append(ph.say("impact", "users_dependencies", changes=said))
+        admitted = list(dict.fromkeys(v for c in facts.dependencies.changes for v in c.newly_admitted))
+        if admitted and not all(v in said for v in admitted[:4]):
+            users.append(ph.say("impact", "users_admitted", versions=ph.join(admitted[:4])))
     if not users:
         users.append(ph.say("impact", "users_none"))
 
-    modules = list(dict.fromkeys(f.module for f in facts.files.files if f.module))
+    modules = by_churn
     system: list[str] = []
     if shape != "empty":
         system.append(
             ph.say(
                 "impact",
                 "system",
-                modules=ph.join([ph.labels.module(m) for m in modules[:5]]) or ph.labels.text("none_identified"),
+                modules=_more([ph.labels.module(m) for m in modules[:MAX_MODULES]], len(modules), ph)
+                or ph.labels.text("none_identified"),
                 files=file_count(facts.files.total_files or len(facts.files.files), ph),
                 additions=facts.files.total_additions,
                 deletions=facts.files.total_deletions,
@@ -88,7 +100,8 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
 
     team: list[str] = []
     if facts.tests_ci.ci_changed and facts.tests_ci.ci_files:
-        team.append(ph.say("impact", "team_ci", paths=ph.join([ph.code(p) for p in facts.tests_ci.ci_files[:4]])))
+        ci = [ph.code(p) for p in facts.tests_ci.ci_files]
+        team.append(ph.say("impact", "team_ci", paths=_more(ci[:MAX_MODULES], len(ci), ph)))
     if facts.tests_ci.tests_changed:
         team.append(ph.say("impact", "team_tests"))
     elif facts.tests_ci.missing_tests or "missing-regression-test" in tagged:
@@ -98,3 +111,7 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     if not team:
         team.append(ph.say("impact", "team_none"))
     return Impact(users=ph.sentences(users), system=ph.sentences(system), team=ph.sentences(team))
+
+
+def _more(shown: list[str], total: int, ph: Phrases) -> str:
+    return join_more(shown, total - len(shown), ph)

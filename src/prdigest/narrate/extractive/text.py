@@ -16,15 +16,49 @@ _BOLD_HEADING = re.compile(r"^\s*\*\*(?P<title>[^*]{1,60})\*\*:?\s*$")
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[[ xX]\]")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+_TABLE_ROW = re.compile(r"^\s*\|")
+_EMPHASIS = re.compile(r"(?<!\w)\*\*|\*\*(?!\w)")  # bold markers, not `a**b`
+# Not "description": templates put it above every body, problem statements included.
+_SUMMARY_HEADINGS = ("summary", "purpose", "tl;dr", "tldr", "overview", "what does this pr do")
+# A sentence that says what the PR does, in the author's words.
+_THIS_PR = re.compile(
+    r"\bthis (?:pr|pull request|change|patch|commit|diff)\s+(?:also\s+|now\s+|then\s+)?(?!is\b|was\b|has\b)[a-z-]+s\b",
+    re.IGNORECASE,
+)
+_ACTION_OPENING = re.compile(
+    r"^(?:this pr |we )?(?:add|adds|added|fix|fixes|fixed|support|supports|implement|implements|introduce|"
+    r"introduces|remove|removes|replace|replaces|refactor|refactors|enable|enables|disable|disables|make|makes|"
+    r"use|uses|move|moves|update|updates|bump|bumps|avoid|avoids|allow|allows|expose|exposes|split|splits|port|"
+    r"ports|optimi[sz]e|optimi[sz]es|improve|improves|reduce|reduces|rename|renames|restore|restores|skip|skips|"
+    r"stop|stops|switch|switches|drop|drops|clean|cleans|extend|extends|upgrade|upgrades|migrate|migrates|"
+    r"consolidate|consolidates|handle|handles|guard|guards|correct|corrects|simplify|simplifies|unify|unifies|"
+    r"integrate|integrates|complete|completes|trim|trims|stabili[sz]e|stabili[sz]es|reject|rejects|release|"
+    r"releases|collect|collects|document|documents|include|includes|speed|speeds|accelerate|accelerates|"
+    r"relax|relaxes|pin|pins|cap|caps|set|sets|change|changes|let|lets|teach|teaches|harden|hardens)\b",
+    re.IGNORECASE,
+)
+_REFERENCE_ONLY = re.compile(r"^(?:reverts?|closes?|fixes|resolves?|see|ref|refs)\b[\s:]*\S*#\d+\S*\s*\.?$", re.I)
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?。！？])|(?<=[.!?][)\"'”]))\s+")
 _WS = re.compile(r"\s+")
+_BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*:?\s*$")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|Fig|No)\.$", re.IGNORECASE)
 _TITLE_TAGS = re.compile(r"^\s*(?:\[[^\]]{1,40}\]\s*)+")
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#\d+")
 _VERSION = re.compile(r"\d+\.\d+")
 
 MOTIVATION_HEADINGS = ("purpose", "motivation", "summary", "description", "why", "background", "problem", "what")
 TEST_HEADINGS = ("test plan", "test result", "testing", "tests", "verification", "validation")
-SKIP_HEADINGS = ("checklist", "essential elements", "before submitting", "documentation update", "release note")
+SKIP_HEADINGS = (
+    "checklist",
+    "essential elements",
+    "before submitting",
+    "documentation update",
+    "release note",
+    "pre-commit",
+    "related issue",
+    "summary by coderabbit",  # a bot's summary, not the author's words
+    "reviewer notes",
+)
 
 _SIGNALS = (
     "because",
@@ -61,6 +95,7 @@ _SIGNALS = (
 class BodySections:
     motivation: list[str] = field(default_factory=list)  # paragraphs/list items, verbatim
     tests: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)  # paragraphs under Summary/Purpose/TL;DR headings
 
 
 def collapse(text: str) -> str:
@@ -91,14 +126,18 @@ def split_body(body: str) -> BodySections:
     """Motivation and test-plan paragraphs of a PR body; templates' boilerplate dropped."""
     sections = BodySections()
     target: list[str] | None = sections.motivation
+    in_summary = False
     paragraph: list[str] = []
     in_fence = False
+    in_checkbox = False  # a wrapped checklist item continues on the following lines
 
     def flush() -> None:
         if paragraph and target is not None:
-            text = collapse(" ".join(paragraph))
+            text = collapse(_EMPHASIS.sub("", " ".join(paragraph)))
             if text:
                 target.append(text)
+                if in_summary:
+                    sections.summary.append(text)
         paragraph.clear()
 
     for line in _HTML_COMMENT.sub("", body.replace("\r\n", "\n")).split("\n"):
@@ -111,14 +150,25 @@ def split_body(body: str) -> BodySections:
         heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
         if heading:
             flush()
-            target = _section_for(heading.group("title"), sections)
+            in_checkbox = False
+            title = heading.group("title")
+            target = _section_for(title, sections)
+            in_summary = target is sections.motivation and any(w in title.lower() for w in _SUMMARY_HEADINGS)
             continue
-        if _CHECKBOX.match(line) or _RULE.match(line) or not line.strip():
+        if _CHECKBOX.match(line):
             flush()
+            in_checkbox = True
+            continue
+        if _RULE.match(line) or _TABLE_ROW.match(line) or not line.strip():
+            flush()
+            in_checkbox = False
             continue
         if _BULLET.match(line):
             flush()
+            in_checkbox = False
             paragraph.append(_BULLET.sub("", line, count=1))
+            continue
+        if in_checkbox:
             continue
         paragraph.append(line.strip())
     flush()
@@ -137,10 +187,18 @@ def _section_for(title: str, sections: BodySections) -> list[str] | None:
 def sentences(paragraphs: list[str]) -> list[str]:
     found: list[str] = []
     for paragraph in paragraphs:
+        pending = ""
         for part in _SENTENCE_END.split(paragraph):
-            part = part.strip()
+            part = f"{pending} {part}".strip() if pending else part.strip()
+            # "e.g. x" is not the end of a sentence.
+            if _ABBREVIATION.search(part):
+                pending = part
+                continue
+            pending = ""
             if len(part) >= 3:
                 found.append(part)
+        if len(pending) >= 3:
+            found.append(pending)
     return found
 
 
@@ -163,7 +221,7 @@ def key_sentences(paragraphs: list[str], count: int, limit: int = 280) -> list[s
     # The opening sentence usually states the change; keep it competitive.
     ranked = sorted(
         range(len(candidates)),
-        key=lambda i: (-(score_sentence(candidates[i]) + (0.75 if i == 0 else 0.0)), i),
+        key=lambda i: (-(score_sentence(candidates[i]) + (1.5 if i == 0 else 0.0)), i),
     )
     chosen = sorted(ranked[:count])
     return [shorten(candidates[i], limit) for i in chosen]
@@ -173,3 +231,68 @@ def sentences_mentioning(paragraphs: list[str], needles: list[str], limit: int =
     """Sentences that name one of `needles` (case-insensitive), verbatim and shortened."""
     wanted = [n.lower() for n in needles if n]
     return [shorten(s, limit) for s in sentences(paragraphs) if any(n in s.lower() for n in wanted)]
+
+
+def summary_sentence(body: str, limit: int = 220) -> str | None:
+    """The author's own one-line statement of what the PR does, if the body has one.
+
+    In order: a sentence naming "this PR"; the first sentence under a Summary/Purpose heading;
+    the body's first sentence when it opens with an action ("Fixes …", "Add …"). A bare
+    reference ("Reverts #12") says less than the title and is not taken.
+    """
+    sections = split_body(body)
+    every = sentences(sections.motivation)
+    chosen = next((s for s in every if _THIS_PR.search(s) and _usable_summary(s)), None)
+    if chosen is None:
+        summary = sentences(sections.summary)
+        chosen = summary[0] if summary and _usable_summary(summary[0]) else None
+    if chosen is None and every and _usable_summary(every[0]) and _ACTION_OPENING.match(every[0]):
+        chosen = every[0]
+    if chosen is None:
+        return None
+    return shorten(chosen.rstrip(" :："), limit)
+
+
+def _usable_summary(sentence: str) -> bool:
+    return len(sentence) >= 25 and not _REFERENCE_ONLY.match(sentence) and "http" not in sentence[:12]
+
+
+def commit_points(messages: list[str], title: str) -> list[str]:
+    """What the commits say beyond the title: the "* …" bullets of squash commits (wrapped
+    lines joined, boilerplate sections and bare "**Label**" bullets skipped) and the subjects
+    of other commits, verbatim, without trailers or merges."""
+    seen = {collapse(title).lower()}
+    points: list[str] = []
+
+    def add(point: str) -> None:
+        point = collapse(_EMPHASIS.sub("", point))
+        lowered = point.lower()
+        if len(point) < 4 or lowered in seen or lowered.startswith(("signed-off-by", "co-authored-by")):
+            return
+        seen.add(lowered)
+        points.append(point)
+
+    for message in messages:
+        lines = _HTML_COMMENT.sub("", message.replace("\r\n", "\n")).split("\n")
+        subject = re.sub(r"\s*\(#\d+\)$", "", collapse(lines[0])) if lines else ""
+        if subject and not subject.lower().startswith("merge"):
+            add(subject)
+        bullet: list[str] = []
+        skipping = False
+        for line in [*lines[1:], ""]:
+            heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
+            if heading and not _BULLET.match(line):
+                skipping = _section_for(heading.group("title"), BodySections()) is None
+            starts = _BULLET.match(line) is not None or heading is not None
+            if (starts or not line.strip()) and bullet:
+                text = " ".join(bullet)
+                if not _BOLD_ONLY.match(text):
+                    add(text)
+                bullet = []
+            if skipping or heading or _CHECKBOX.match(line):
+                continue
+            if _BULLET.match(line):
+                bullet = [_BULLET.sub("", line, count=1)]
+            elif bullet and line.strip():
+                bullet.append(line.strip())
+    return points
