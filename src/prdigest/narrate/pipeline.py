@@ -53,6 +53,30 @@ def narrative_for(
     return narrate(store, pr, facts, related, lang, length, llm)
 
 
+def warm_narratives(
+    store: Store,
+    prs: list[tuple[PullRequest, Facts]],
+    languages: list[Lang],
+    lengths: list[Length],
+    llm: LLMConfig | None,
+) -> None:
+    """Narrate many PRs at once through the LLM, at most ``llm.concurrency`` in flight.
+
+    The narratives land in the store's cache, so the (sequential) rendering that follows
+    makes no call. Without an LLM there is nothing to wait on and nothing is done here:
+    the extractive narrator is CPU-bound and gains nothing from threads.
+    """
+    if llm is None or not prs:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [(pr, facts, lang, length) for pr, facts in prs for lang in languages for length in lengths]
+    with ThreadPoolExecutor(max_workers=max(1, llm.concurrency), thread_name_prefix="narrate") as pool:
+        futures = [pool.submit(narrative_for, store, pr, facts, lang, length, llm) for pr, facts, lang, length in jobs]
+        for future in futures:
+            future.result()
+
+
 def report_for(store: Store, repository: str, number: int, lang: Lang, length: Length, llm: LLMConfig | None) -> Report:
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
@@ -70,9 +94,10 @@ def feed_for(
     until: datetime | None = None,
     limit: int | None = None,
 ) -> Feed:
-    entries = []
+    known = []
     for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
         pr = store.get_pr(repository, summary.number)
-        facts = current_facts(store, pr)
-        entries.append((pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)))
+        known.append((pr, current_facts(store, pr)))
+    warm_narratives(store, known, [lang], ["brief"], llm)
+    entries = [(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)) for pr, facts in known]
     return build_feed(repository, entries, lang, since=since, until=until, limit=limit)

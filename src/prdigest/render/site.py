@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from prdigest.config import LLMConfig
 from prdigest.models.narrative import Lang, Length
-from prdigest.narrate.pipeline import current_facts, narrative_for
+from prdigest.narrate.pipeline import current_facts, narrative_for, warm_narratives
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
@@ -74,6 +74,10 @@ def publish_site(
         console=console or Console(stderr=True),
         transient=True,
     )
+    if llm is not None:
+        # Facts first, one by one (they may be written); then the LLM calls, concurrently.
+        known = [(pr, current_facts(store, pr)) for pr in (store.get_pr(repository, s.number) for s in summaries)]
+        warm_narratives(store, known, languages, list(LENGTHS), llm)
     with progress:
         task = progress.add_task(repository, total=len(summaries))
         for summary in summaries:
