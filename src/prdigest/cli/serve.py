@@ -8,6 +8,13 @@ One worker is the default: the pages are a few index lookups plus cached HTML, a
 2-core machines measured (benchmarks/web.py, 100,000 PRs, 20 connections, load generator on
 the same machine) a second worker gave no lower latency, only a second set of caches.
 uvicorn uses uvloop and httptools when the ``web`` extra installed them.
+
+Feed and search responses are cached whole, under the database's write generation
+(prdigest.web.page_cache): a ``sync`` or ``analyze`` running next to the server shows on the
+next request at most a second later. Reports are not pre-rendered at start: a report's first
+view after a start costs ~7 ms of CPU even when its narrative is already stored (building and
+sanitizing the page, not narrating), and a background pass would compete for the GIL with
+requests and, where it stored narratives, empty the page caches with every write.
 """
 
 from __future__ import annotations

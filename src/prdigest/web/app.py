@@ -33,12 +33,13 @@ __all__ = ["WebOptions", "create_app"]
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Count the filter-form facets before the first request, then keep them fresh off the
     # request path (see prdigest.web.facets).
-    facets = web_context_of(app).facets
-    await anyio.to_thread.run_sync(facets.start)
+    context = web_context_of(app)
+    await anyio.to_thread.run_sync(context.facets.start)
     try:
         yield
     finally:
-        await anyio.to_thread.run_sync(facets.stop)
+        await anyio.to_thread.run_sync(context.facets.stop)
+        context.generation.close()
 
 
 def web_context_of(app: FastAPI) -> WebContext:

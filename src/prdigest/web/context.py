@@ -14,6 +14,7 @@ from starlette.requests import Request
 from prdigest.config import Settings
 from prdigest.store.store import Store
 from prdigest.web.facets import FacetRefresher
+from prdigest.web.page_cache import DataGeneration, ResponseCache
 from prdigest.web.templating import Renderer
 
 K = TypeVar("K")
@@ -28,6 +29,12 @@ class WebOptions:
     # Rendered feed entries (HTML of one <li>), keyed on everything the entry shows.
     fragment_cache_size: int = 8192
     facet_ttl_seconds: float = 300.0
+    # Whole feed and search responses (HTML and JSON), filed under the database's write
+    # generation (prdigest.web.page_cache); 0 entries turns the cache off.
+    response_cache_entries: int = 1024
+    response_cache_bytes: int = 64 * 1024 * 1024
+    # How stale a cached page may be: the generation is re-read at most this often (0: every request).
+    generation_check_seconds: float = 1.0
     # Reports missing a narrative get the extractive one on first view; the configured LLM
     # is called from a page view only when this is set (it is slow and may cost money).
     narrate_with_llm: bool = False
@@ -73,12 +80,16 @@ class WebContext:
     page_cache: BoundedCache[object, str] = field(init=False)
     fragment_cache: BoundedCache[object, str] = field(init=False)
     facets: FacetRefresher = field(init=False)
+    generation: DataGeneration = field(init=False)
+    response_cache: ResponseCache = field(init=False)
 
     def __post_init__(self) -> None:
         self.report_cache = BoundedCache(self.options.report_cache_size)
         self.page_cache = BoundedCache(self.options.report_cache_size)
         self.fragment_cache = BoundedCache(self.options.fragment_cache_size)
         self.facets = FacetRefresher(self.store, self.options.facet_ttl_seconds)
+        self.generation = DataGeneration(self.store, self.options.generation_check_seconds)
+        self.response_cache = ResponseCache(self.options.response_cache_entries, self.options.response_cache_bytes)
 
 
 def web_context(request: Request) -> WebContext:

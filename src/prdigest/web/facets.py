@@ -31,6 +31,7 @@ class FacetRefresher:
         self._store = store
         self._interval = interval_seconds
         self._snapshot = FacetSnapshot()
+        self._version = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -39,7 +40,15 @@ class FacetRefresher:
         """Recount everything now (one query for the labels, one for the repositories)."""
         snapshot = FacetSnapshot(facets_by_repository(self._store), list_repositories(self._store))
         with self._lock:
-            self._snapshot = snapshot
+            if snapshot != self._snapshot:
+                self._snapshot = snapshot
+                self._version += 1
+
+    @property
+    def version(self) -> int:
+        """Changes whenever the counts a page may show change (part of the page-cache key)."""
+        with self._lock:
+            return self._version
 
     def start(self) -> None:
         """Fill the snapshot (blocking: call before serving) and start the refresh thread."""
@@ -69,7 +78,10 @@ class FacetRefresher:
             return found
         found = facets(self._store, repository)  # NotFound for an unknown repository
         with self._lock:
-            self._snapshot.by_repository[repository] = found
+            self._snapshot = FacetSnapshot(
+                {**self._snapshot.by_repository, repository: found}, self._snapshot.repositories
+            )
+            self._version += 1
         return found
 
     def repositories(self) -> list[RepositoryRow]:
@@ -80,4 +92,5 @@ class FacetRefresher:
         rows = list_repositories(self._store)
         with self._lock:
             self._snapshot = FacetSnapshot(self._snapshot.by_repository, rows)
+            self._version += 1
         return rows

@@ -12,9 +12,11 @@ from fastapi import APIRouter, Depends, Request
 from markupsafe import Markup
 from starlette.responses import JSONResponse, Response
 
+from prdigest.text import printable
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.negotiation import wants_json
+from prdigest.web.page_cache import request_key, serve_cached
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
 from prdigest.web.queries import feed_page
 from prdigest.web.schemas import FeedItem, FeedPage
@@ -34,17 +36,17 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
         FeedItem(
             repository=repository,
             number=row.number,
-            title=row.title,
+            title=printable(row.title),
             state=row.state,
-            author=row.author,
+            author=_printable_or_none(row.author),
             date=row.date,
             verdict=row.verdict,
             score=row.score,
             risk_tags=[v for k, v in labels.get(row.pull_request_id, []) if k == "risk"],
             modules=[v for k, v in labels.get(row.pull_request_id, []) if k == "module"],
-            feed_title=row.feed_title,
-            feed_paragraph=row.feed_paragraph,
-            reason=row.reason,
+            feed_title=_printable_or_none(row.feed_title),
+            feed_paragraph=_printable_or_none(row.feed_paragraph),
+            reason=_printable_or_none(row.reason),
             additions=row.additions,
             deletions=row.deletions,
             url=pr_path(repository, row.number) + lang_query,
@@ -63,6 +65,11 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
         modules=modules,
         atom_url=with_query(repo_path(repository) + "/feed.atom", lang=query.lang),
     )
+
+
+def _printable_or_none(value: str | None) -> str | None:
+    # Store text goes to HTML, JSON and Atom: control characters become U+FFFD (prdigest.text).
+    return None if value is None else printable(value)
 
 
 def page_link(page: FeedPage, number: int) -> str:
@@ -103,22 +110,19 @@ def render_entries(context: WebContext, page: FeedPage) -> list[Markup]:
     return entries
 
 
-@router.get(
-    "/repos/{owner}/{name}.json", response_model=FeedPage, responses=ERROR_RESPONSES, summary="A repository's feed"
-)
-async def feed_json(
-    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
-) -> FeedPage:
-    return load_feed(web_context(request), f"{owner}/{name}", query)
-
-
-@router.get("/repos/{owner}/{name}", include_in_schema=False)
-async def feed_html(
-    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
-) -> Response:
+def feed_response(request: Request, repository: str, query: FeedQuery, as_json: bool) -> Response:
+    """The feed page as HTML or JSON, from the page cache while the data has not changed."""
     context = web_context(request)
-    page = load_feed(context, f"{owner}/{name}", query)
-    if wants_json(request):
+    # The filter form shows the facet counts: a new snapshot of them is a different page.
+    key = request_key(request, as_json, context.facets.version)
+    return serve_cached(
+        context.generation, context.response_cache, key, lambda: build_feed(context, repository, query, as_json)
+    )
+
+
+def build_feed(context: WebContext, repository: str, query: FeedQuery, as_json: bool) -> Response:
+    page = load_feed(context, repository, query)
+    if as_json:
         return JSONResponse(page.model_dump(mode="json"))
     return context.renderer.page(
         "feed.html",
@@ -130,3 +134,19 @@ async def feed_html(
         next_url=page_link(page, page.page + 1) if page.has_next else None,
         lang_url={lang: page_link(page.model_copy(update={"lang": lang}), page.page) for lang in ("zh", "en")},
     )
+
+
+@router.get(
+    "/repos/{owner}/{name}.json", response_model=FeedPage, responses=ERROR_RESPONSES, summary="A repository's feed"
+)
+async def feed_json(
+    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
+) -> Response:
+    return feed_response(request, f"{owner}/{name}", query, as_json=True)
+
+
+@router.get("/repos/{owner}/{name}", include_in_schema=False)
+async def feed_html(
+    request: Request, owner: OwnerParam, name: NameParam, query: Annotated[FeedQuery, Depends(feed_query)]
+) -> Response:
+    return feed_response(request, f"{owner}/{name}", query, as_json=wants_json(request))

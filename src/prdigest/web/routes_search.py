@@ -8,13 +8,15 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import JSONResponse, Response
 
 from prdigest.store.search_store import search
+from prdigest.text import printable
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.negotiation import wants_json
+from prdigest.web.page_cache import request_key, serve_cached
 from prdigest.web.params import LangParam, PageParam
 from prdigest.web.queries import as_verdict
 from prdigest.web.schemas import Lang, SearchItem, SearchPage
-from prdigest.web.templating import pr_path, strip_marks, with_query
+from prdigest.web.templating import pr_path, printable_snippet, strip_marks, with_query
 
 router = APIRouter()
 
@@ -37,11 +39,11 @@ def load_search(context: WebContext, q: str, repo: str | None, lang: Lang, page:
             SearchItem(
                 repository=h.repository,
                 number=h.number,
-                title=h.title,
+                title=printable(h.title),
                 state=h.state,
                 verdict=as_verdict(h.verdict),
                 date=h.merged_at or h.created_at,
-                snippet=h.snippet,
+                snippet=printable_snippet(h.snippet),
                 url=with_query(pr_path(h.repository, h.number), lang=lang),
             )
             for h in hits[:size]
@@ -49,24 +51,21 @@ def load_search(context: WebContext, q: str, repo: str | None, lang: Lang, page:
     )
 
 
-@router.get("/search.json", response_model=SearchPage, responses=ERROR_RESPONSES, summary="Full-text search")
-async def search_json(
-    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
-) -> SearchPage:
-    result = load_search(web_context(request), q, repo, lang, page)
-    # The JSON twin gives plain text: the match markers are an HTML-page detail.
-    for item in result.items:
-        item.snippet = strip_marks(item.snippet)
-    return result
-
-
-@router.get("/search", include_in_schema=False)
-async def search_html(
-    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
-) -> Response:
+def search_response(request: Request, q: str, repo: str | None, lang: Lang, page: int, as_json: bool) -> Response:
+    """The search page as HTML or JSON, from the page cache while the data has not changed."""
     context = web_context(request)
+    return serve_cached(
+        context.generation,
+        context.response_cache,
+        request_key(request, as_json),
+        lambda: build_search(context, q, repo, lang, page, as_json),
+    )
+
+
+def build_search(context: WebContext, q: str, repo: str | None, lang: Lang, page: int, as_json: bool) -> Response:
     result = load_search(context, q, repo, lang, page)
-    if wants_json(request):
+    if as_json:
+        # The JSON twin gives plain text: the match markers are an HTML-page detail.
         for item in result.items:
             item.snippet = strip_marks(item.snippet)
         return JSONResponse(result.model_dump(mode="json"))
@@ -83,3 +82,17 @@ async def search_html(
         next_url=link(page + 1) if result.has_next else None,
         lang_url={other: with_query("/search", q=q, repo=result.repository, lang=other) for other in ("zh", "en")},
     )
+
+
+@router.get("/search.json", response_model=SearchPage, responses=ERROR_RESPONSES, summary="Full-text search")
+async def search_json(
+    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
+) -> Response:
+    return search_response(request, q, repo, lang, page, as_json=True)
+
+
+@router.get("/search", include_in_schema=False)
+async def search_html(
+    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
+) -> Response:
+    return search_response(request, q, repo, lang, page, as_json=wants_json(request))

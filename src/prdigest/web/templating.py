@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ from markupsafe import Markup
 from starlette.responses import HTMLResponse
 
 from prdigest.store.search_store import MARK_END, MARK_START
+from prdigest.text import printable
+from prdigest.web.chip_labels import chip_label
 from prdigest.web.i18n import words
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -41,6 +44,26 @@ def highlight_snippet(snippet: str) -> Markup:
     return Markup(escaped.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>"))
 
 
+_MARKS = re.compile(f"({re.escape(MARK_START)}|{re.escape(MARK_END)})")
+
+
+def printable_snippet(snippet: str) -> str:
+    """`printable` for a search snippet, keeping its match markers (themselves control
+    characters) and only as balanced pairs: a stray one from the stored text is dropped."""
+    kept: list[str] = []
+    inside = False
+    for part in _MARKS.split(snippet):
+        if part in (MARK_START, MARK_END):
+            if (part == MARK_START) != inside:
+                kept.append(part)
+                inside = not inside
+        elif part:
+            kept.append(printable(part))
+    if inside:
+        kept.append(MARK_END)
+    return "".join(kept)
+
+
 def strip_marks(snippet: str) -> str:
     return snippet.replace(MARK_START, "").replace(MARK_END, "")
 
@@ -55,7 +78,12 @@ def make_environment() -> Environment:
         auto_reload=False,
     )
     environment.globals.update(
-        repo_path=repo_path, pr_path=pr_path, with_query=with_query, words=words, short_date=short_date
+        repo_path=repo_path,
+        pr_path=pr_path,
+        with_query=with_query,
+        words=words,
+        short_date=short_date,
+        chip_label=chip_label,
     )
     environment.filters["snippet"] = highlight_snippet
     return environment
