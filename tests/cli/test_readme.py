@@ -41,3 +41,38 @@ def test_demo_command_syncs_analyzes_and_publishes(tmp_path: Path) -> None:
     zh = [p for p in reports.rglob("*.md") if "zh" in p.as_posix()]
     assert zh, "no Chinese report written"
     assert any("执行摘要" in p.read_text(encoding="utf-8") for p in zh)
+
+
+def _readme_command_lines() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = readme.split("```")[1::2]
+    lines = []
+    for block in blocks:
+        for line in block.splitlines():
+            command = line.split("#", 1)[0].strip()
+            if command.startswith("prdigest "):
+                lines.append(command)
+    return lines
+
+
+def test_every_readme_command_and_option_exists() -> None:
+    from click.testing import CliRunner
+
+    from prdigest.cli.main import cli
+
+    lines = _readme_command_lines()
+    assert len(lines) >= 10
+    runner = CliRunner()
+    for line in lines:
+        words = line.split()[1:]
+        path = []
+        for word in words:
+            if word.startswith("-") or "/" in word or "#" in word or "." in word:
+                break
+            path.append(word)
+        result = runner.invoke(cli, [*path, "--help"])
+        assert result.exit_code == 0, f"{line}: {result.output}"
+        for word in words:
+            if word.startswith("--"):
+                option = word.split("=", 1)[0]
+                assert option in result.output, f"README uses {option} but `prdigest {' '.join(path)}` has none"
