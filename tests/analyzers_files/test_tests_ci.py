@@ -130,3 +130,128 @@ def test_top_level_key_when_no_job(analyze: Analyze) -> None:
     )
     assert facts.tests_ci.ci_jobs == ["run_all_patterns"]
     assert not facts.tests_ci.ci_only
+
+
+# A workflow added whole: only the keys under ``jobs:`` are jobs, not ``name``/``on``/``permissions``.
+NEW_WORKFLOW = """name: PR Test Run Cleanup
+
+on:
+  pull_request_target:
+    types: [labeled]
+
+permissions:
+  actions: write
+
+concurrency:
+  group: cleanup
+
+jobs:
+  discard:
+    name: Discard Label-Only Run
+    if: github.event.label.name != 'run-ci'
+    runs-on: ubuntu-latest
+    timeout-minutes: 20
+    steps:
+      - name: Discard
+        env:
+          GH_TOKEN: x
+        run: echo hi
+  report:
+    needs: discard
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+"""
+
+# Hunks whose header says ``jobs:`` while the job's own key is far above: nested keys
+# (``permissions``, ``env``, ``outputs`` entries, ``with`` arguments) are not jobs.
+NESTED_HUNKS = """@@ -2,7 +2,6 @@ name: Nightly Release
+\x20
+ env:
+   NIGHTLY_RELEASE_REPOSITORY: flashinfer-ai/whl
+-  LEGACY_NIGHTLY_RELEASE_REPOSITORY: flashinfer-ai/flashinfer
+\x20
+ on:
+   schedule:
+@@ -21,6 +20,8 @@ jobs:
+       dev_suffix: ${{ steps.set-suffix.outputs.dev_suffix }}
+       release_tag: ${{ steps.set-suffix.outputs.release_tag }}
++      jit_cache_cuda_matrix: ${{ steps.cuda-versions.outputs.jit_cache }}
++      runtime_cuda_matrix: ${{ steps.cuda-versions.outputs.runtime }}
+     steps:
+       - name: Checkout code
+         uses: actions/checkout@v4
+@@ -248,9 +249,9 @@ jobs:
+     runs-on: ubuntu-latest
+     permissions:
+       actions: read
+-      contents: write
++      contents: read
+     steps:
+       - name: Create release
+         with:
+-          body: old
++          body: new
+"""
+
+
+def _patch_of(text: str) -> str:
+    lines = text.splitlines()
+    return f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{line}\n" for line in lines)
+
+
+def test_new_workflow_names_only_its_jobs() -> None:
+    change = FileChange(
+        path=".github/workflows/cleanup.yml", status=FileStatus.ADDED, patch=_patch_of(NEW_WORKFLOW), additions=30
+    )
+    assert ci_jobs(change) == ["discard", "report"]
+    with_contents = change.model_copy(update={"content_after": NEW_WORKFLOW})
+    assert ci_jobs(with_contents) == ["discard", "report"]
+
+
+def test_workflow_trigger_change_is_no_job() -> None:
+    patch = "@@ -1,5 +1,6 @@\n name: Lint\n \n on:\n   push:\n+    branches: [main]\n   pull_request:\n"
+    assert ci_jobs(FileChange(path=".github/workflows/lint.yml", patch=patch)) == []
+
+
+def test_hunk_inside_an_unseen_job_names_nothing() -> None:
+    assert ci_jobs(FileChange(path=".github/workflows/nightly-release.yml", patch=NESTED_HUNKS)) == []
+
+
+def test_hunk_with_a_visible_job_key_among_nested_ones() -> None:
+    patch = NESTED_HUNKS + (
+        "@@ -300,4 +301,6 @@ jobs:\n"
+        "           echo done\n"
+        " \n"
+        "+  publish:\n"
+        "+    runs-on: ubuntu-latest\n"
+        "   cleanup:\n"
+        "     runs-on: ubuntu-latest\n"
+    )
+    assert ci_jobs(FileChange(path=".github/workflows/nightly-release.yml", patch=patch)) == ["publish"]
+
+
+def test_job_indentation_seen_below_jobs_line() -> None:
+    # four-space indentation: jobs sit at 4, read from the visible "jobs:" line
+    patch = (
+        "@@ -10,6 +10,7 @@ on:\n"
+        " jobs:\n"
+        "     build:\n"
+        "         runs-on: x\n"
+        "+        timeout-minutes: 5\n"
+        "@@ -40,3 +41,4 @@ jobs:\n"
+        "         steps:\n"
+        "+            - run: make\n"
+    )
+    assert ci_jobs(FileChange(path=".github/workflows/b.yml", patch=patch)) == ["build"]
+
+
+def test_buildkite_step_named_by_key_and_top_level_keywords_skipped() -> None:
+    content = "env:\n  A: 1\nsteps:\n  - key: docs-build\n    command: make docs\n"
+    before = "env:\n  A: 0\nsteps:\n  - key: docs-build\n    command: make html\n"
+    patch = (
+        "@@ -1,5 +1,5 @@\n env:\n-  A: 0\n+  A: 1\n steps:\n"
+        "   - key: docs-build\n-    command: make html\n+    command: make docs\n"
+    )
+    change = FileChange(path=".buildkite/pipeline.yml", patch=patch, content_before=before, content_after=content)
+    assert ci_jobs(change) == ["docs-build"]

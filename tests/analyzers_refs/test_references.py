@@ -228,3 +228,57 @@ def test_the_root_cause_of_what_this_pr_fixes_is_kept() -> None:
         5: "mentions",
         6: "mentions",
     }
+
+
+def test_ci_run_numbers_in_links_and_after_run_words_are_not_references() -> None:
+    body = (
+        "[Nightly run #353](https://github.com/o/r/actions/runs/32205961784) completed the canary.\n"
+        "| job | [#4214](https://github.com/o/r/actions/runs/25402485487) | #4214 vs median |\n"
+        "The stale value is read on run #2 and later; build #77 and pipeline #9 passed, workflow #5 too.\n"
+        "Fixes [#501](https://github.com/o/r/issues/501) and [the crash](https://github.com/o/r/pull/502); "
+        "see [#503](../pull/503) and #504."
+    )
+    refs = references_in_text(body, "o/r")
+    # a PR link's own text (#501, #503) cites it again: those stay references
+    assert sorted({r.number for r in refs}) == [501, 502, 503, 504]
+    assert refs[0].relation == "fixes"
+
+
+def test_link_text_to_a_doc_page_is_no_reference() -> None:
+    refs = references_in_text("Details in [issue #12 write-up](https://example.com/notes#12). Fixes #13.", "o/r")
+    assert [(r.number, r.relation) for r in refs] == [(13, "fixes")]
+
+
+def test_ordinal_gap_and_part_numbers_are_not_references() -> None:
+    body = "- Gap #1 (blocker): re-zero the counter.\n- Part #2 of the plan, stage #3 too. Fixes #40."
+    assert [r.number for r in references_in_text(body, "o/r")] == [40]
+
+
+def test_a_cherry_picked_commit_subject_only_mentions_its_pr() -> None:
+    pr = PullRequest(
+        repository="o/r",
+        number=4669,
+        title="Release cherry-picks",
+        commits=[
+            Commit(sha="a" * 40, author="x", message="fix(gemm): restore bmm_fp8 auto fallback (#4645)"),
+            Commit(
+                sha="b" * 40, author="x", message="fix(moe): restore kernels broken by #4500 (#4602)\n\nFixes #4601."
+            ),
+            Commit(sha="c" * 40, author="x", message='Revert "Add paged attention (#103)"'),
+        ],
+    )
+    refs = _by_number(extract_references(pr).references)
+    assert refs[4645].relation == "mentions"
+    assert refs[4602].relation == "mentions"
+    assert refs[4500].relation == "root-cause-in"  # "broken by #4500" is still read
+    assert refs[4601].relation == "fixes"  # the body of the commit is read as before
+    assert refs[103].relation == "reverts"  # inside a quoted revert the suffix is what is reverted
+
+
+def test_a_reference_naming_a_revert_is_not_reverted() -> None:
+    body = (
+        "Mirrors the v0.6.16 revert (#4246, commit 0a27ba39) on main. "
+        "A follow-up (#12) will add docs. This reverts the cache change (#13). Revert (#14) too."
+    )
+    relations = {r.number: r.relation for r in references_in_text(body, "o/r")}
+    assert relations == {4246: "mentions", 12: "mentions", 13: "reverts", 14: "reverts"}

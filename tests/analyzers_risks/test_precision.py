@@ -53,9 +53,15 @@ def test_removed_raise_counts_only_with_an_actionable_install_hint() -> None:
     check = FileChange(
         path="src/example_project/kernels.py",
         deletions=3,
-        content_before="def assert_cupy_available():\n    import cupy\n\n\ndef softmax(x):\n    assert_cupy_available()\n    return x\n",
+        content_before=(
+            "def assert_cupy_available():\n    import cupy\n\n\n"
+            "def softmax(x):\n    assert_cupy_available()\n    return x\n"
+        ),
         content_after="def softmax(x):\n    return x\n",
-        patch="@@ -1,7 +1,2 @@\n-def assert_cupy_available():\n-    import cupy\n-\n-\n def softmax(x):\n-    assert_cupy_available()\n     return x\n",
+        patch=(
+            "@@ -1,7 +1,2 @@\n-def assert_cupy_available():\n-    import cupy\n-\n-\n"
+            " def softmax(x):\n-    assert_cupy_available()\n     return x\n"
+        ),
     )
     assert "error-message-regression" in tags(check)
     plain = removed_lines("pkg/ext.py", '    raise ValueError("use_variable_seqlens requires page_size")')

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prdigest.narrate.extractive.text import clean_title, collapse, key_sentences, shorten, split_body
+from prdigest.analyzers.pr_text import split_body
+from prdigest.narrate.extractive.text import clean_title, collapse, key_sentences, shorten
 
 
 def test_sections_and_boilerplate() -> None:

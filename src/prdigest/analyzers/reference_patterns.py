@@ -61,9 +61,15 @@ SHORT_FORM = re.compile(r"(?<![\w&/#-])#(?P<num>\d{1,9})(?![\w-])(?!\.\d)")
 # "Step #2", "option #1": ordinal use of `#`, not a reference.
 _ORDINAL_WORDS = re.compile(
     r"\b(?:step|option|item|point|phase|round|case|approach|idea|reason|note|question|"
-    r"attempt|try|variant|method|solution|rule|line|row|col|column|rank|gpu|node|worker|no\.?)\s*$",
+    r"attempt|try|variant|method|solution|rule|line|row|col|column|rank|gpu|node|worker|no\.?|gap|part|stage|"
+    # CI run numbers: "Nightly run #353", "build #12", "pipeline #9".
+    r"runs?|builds?|jobs?|workflows?|pipelines?)\s*$",
     re.I,
 )
+# A Markdown link "[text](url)": a `#N` in its text names whatever the URL points at.
+_MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{1,2000})(?:\s+\"[^\"\n]*\")?\)")
+# Where a link's URL names a pull request or issue (absolute or relative): its text may cite it.
+_PR_OR_ISSUE_PATH = re.compile(r"/(?:pull|pulls|issues)/\d+(?:[/?#]|$)")
 
 REVERTS_COMMIT = re.compile(r"\bThis reverts commit (?P<sha>[0-9a-fA-F]{7,40})\b")
 REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<inner>.*)"\s*$', re.S)
@@ -83,11 +89,28 @@ class RawRef:
     end: int
 
 
+def _non_reference_links(text: str) -> tuple[list[tuple[int, int]], set[str]]:
+    """Texts of Markdown links to something other than a PR or issue (a CI run, a doc page).
+
+    Returns their spans and the ``#N`` numbers they show: the same number elsewhere in the
+    text ("| #4214 vs median |" next to "[#4214](.../actions/runs/...)") names the same thing.
+    """
+    spans: list[tuple[int, int]] = []
+    numbers: set[str] = set()
+    for match in _MARKDOWN_LINK.finditer(text):
+        if _PR_OR_ISSUE_PATH.search(match.group("url")):
+            continue
+        spans.append(match.span("text"))
+        numbers.update(m.group("num") for m in SHORT_FORM.finditer(match.group("text")))
+    return spans, numbers
+
+
 def find_raw_refs(text: str) -> list[RawRef]:
     """Every PR/issue reference in already-masked text, in order of position."""
     found: list[RawRef] = []
     # One flag per character: already part of a URL or an earlier reference.
     occupied = bytearray(len(text))
+    link_spans, link_numbers = _non_reference_links(text)
 
     def free(start: int, end: int) -> bool:
         return not any(occupied[start:end])
@@ -95,7 +118,11 @@ def find_raw_refs(text: str) -> list[RawRef]:
     def take(start: int, end: int) -> None:
         occupied[start:end] = b"\x01" * (end - start)
 
+    for start, end in link_spans:
+        occupied[start:end] = b"\x01" * (end - start)
     for match in GITHUB_URL.finditer(text):
+        if not free(match.start(), match.end()):
+            continue  # a PR URL written as the text of a link to something else
         kind = "issue" if match.group("kind") == "issues" else "pr"
         owner_name = f"{match.group('owner')}/{match.group('name')}"
         _add(found, owner_name, match.group("num"), kind, match.start(), match.end())
@@ -114,6 +141,8 @@ def find_raw_refs(text: str) -> list[RawRef]:
             if not free(match.start(), match.end()):
                 continue
             if _ORDINAL_WORDS.search(text[max(0, match.start() - 20) : match.start()]):
+                continue
+            if pattern is SHORT_FORM and match.group("num") in link_numbers:
                 continue
             _add(found, None, match.group("num"), "unknown", match.start(), match.end())
             take(match.start(), match.end())
@@ -275,6 +304,8 @@ def relation_before(
     if best is None:
         return "mentions"
     cue_start, cue_end = best[3], best[0]
+    if best[2] != "root-cause-in" and _names_the_noun(text, clause_begin, cue_start, cue_end, ref.start):
+        return "mentions"
     if (
         subject is not None
         and best[2] != "root-cause-in"
@@ -283,6 +314,19 @@ def relation_before(
     ):
         return "mentions"
     return best[2]
+
+
+# "the v0.6.16 revert (#4246)", "a follow-up (#12)": the reference in parentheses right after a
+# cue used as a noun names that revert or follow-up itself, not what this PR does to it.
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|its|their|that|this|our|his|her)\s+(?:[\w.-]+\s+){0,3}$", re.I)
+_OPEN_PAREN = re.compile(r"\s*\(\s*")
+
+
+def _names_the_noun(text: str, clause_begin: int, cue_start: int, cue_end: int, ref_start: int) -> bool:
+    return (
+        _OPEN_PAREN.fullmatch(text, cue_end, ref_start) is not None
+        and _DETERMINER_BEFORE.search(text, clause_begin, cue_start) is not None
+    )
 
 
 # "#103 was reverted in #105; this restores it": the pronoun stands for the clause's subject

@@ -13,6 +13,7 @@ quotes as reverted; ``This reverts commit SHA`` fills ``reverted_commits``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -42,6 +43,11 @@ from prdigest.models.facts import Reference, ReferencesFacts, Relation
 from prdigest.models.pullrequest import PullRequest
 
 Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue"]
+
+# "fix: restore the fallback (#4645)": a squash-merged commit subject names the PR it came
+# from. Carried into another PR (a cherry-pick, a backport), it says nothing of how the two
+# relate: the verb is what that commit did, not what this PR does to #4645.
+_SQUASH_SUFFIX = re.compile(r"\(\s*#\d{1,9}\s*\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,8 @@ def references_in_text(
     bounds = sentence_bounds(masked)
     quoted = _subject_relation(masked) if is_subject else (None, (0, 0))
     relations = _relations(masked, raw, quoted, bounds)
+    if is_subject and where == "commit":
+        _unrelate_squash_suffix(masked, raw, relations, quoted[1])
     return [
         Reference(
             repository=ref.owner_name or own_repository,
@@ -116,6 +124,19 @@ def _relations(
         previous, previous_relation = ref, relation
     _resolve_pronouns(masked, raw, relations, bounds)
     return relations
+
+
+def _unrelate_squash_suffix(
+    masked: str, raw: list[RawRef], relations: list[Relation], quoted_span: tuple[int, int]
+) -> None:
+    """The ``(#N)`` ending a commit subject only names the commit's own PR: a mention."""
+    suffix = _SQUASH_SUFFIX.search(masked)
+    if suffix is None:
+        return
+    for index, ref in enumerate(raw):
+        inside_quote = quoted_span[0] <= ref.start < quoted_span[1]  # Revert "Add X (#103)"
+        if suffix.start() <= ref.start < suffix.end() and not inside_quote:
+            relations[index] = "mentions"
 
 
 def _resolve_pronouns(masked: str, raw: list[RawRef], relations: list[Relation], bounds: SentenceBounds) -> None:
@@ -204,4 +225,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="2", run=_run, requires=())
+ANALYZER = Analyzer(name="references", version="3", run=_run, requires=())

@@ -5,13 +5,19 @@ generated), CI when it matches the rules' ``ci_paths``. CI job names are read fr
 YAML: for each changed line, the enclosing YAML keys are found by indentation (in the file
 contents when the record has them, else in the hunk with its header line), then
 
-- Buildkite: the ``label`` of the enclosing ``- label: ...`` step;
-- GitHub Actions: the key under ``jobs:``;
+- Buildkite: the ``label`` of the enclosing ``- label: ...`` step (else its ``key``);
+- GitHub Actions: the key directly under ``jobs:``, nothing for lines outside ``jobs:``;
 - otherwise: the enclosing top-level key (e.g. ``run_all_patterns``).
+
+A structural keyword of the CI format (``steps``, ``runs-on``, ``env``...) is never a job name.
+When only the hunk is known, the key under ``jobs:`` is trusted only at the file's job
+indentation (seen below a ``jobs:`` line, else the file's indentation step): the hunk header
+says ``jobs:`` but the job's own key may be far above the hunk.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -24,6 +30,19 @@ from prdigest.models.pullrequest import FileChange, PullRequest
 
 _KEY = re.compile(r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[\w.\-/]+|\"[^\"]*\"|'[^']*')[ ]*:(?:[ ]+(?P<value>.*))?$")
 _STEP_NAME_KEYS = ("label", "name", "group")
+_STEP_ID_KEY = "key"  # a Buildkite step's identifier: its name when it has no label
+# Keys that structure a CI file (GitHub Actions, Buildkite, GitLab, composite actions): never job names.
+STRUCTURAL_KEYS = frozenset(
+    {
+        "name", "on", "jobs", "steps", "env", "run", "uses", "with", "if", "needs", "strategy", "matrix",
+        "concurrency", "permissions", "outputs", "defaults", "runs-on", "timeout-minutes", "container",
+        "services", "include", "exclude", "shell", "working-directory", "continue-on-error", "id", "inputs",
+        "secrets", "environment", "fail-fast", "max-parallel", "description", "runs", "branding", "author",
+        "run-name", "stages", "stage", "script", "variables", "workflow", "image", "before_script",
+        "after_script", "cache", "default", "agents", "plugins", "notify", "retry", "timeout_in_minutes",
+        "depends_on", "commands", "command", "label", "key", "group", "soft_fail", "priority",
+    }
+)  # fmt: skip
 # How far below a "- " item line its label may sit.
 _LABEL_LOOKAHEAD = 40
 
@@ -92,27 +111,79 @@ def _chain(lines: list[str], index: int) -> list[_Key]:
     return chain[::-1]
 
 
+def _item_keys(lines: list[str], item: _Key, index: int) -> dict[str, str]:
+    """The ``key: value`` pairs of the list item ``item`` opens (its own first key included)."""
+    found = {item.key: item.value} if item.value else {}
+    stop = min(len(lines), item.index + _LABEL_LOOKAHEAD, max(index, item.index) + _LABEL_LOOKAHEAD)
+    for j in range(item.index + 1, stop):
+        sibling = _parse_key(lines, j)
+        if sibling is None:
+            continue
+        if sibling.indent < item.item_key_indent or (sibling.item and sibling.indent <= item.indent):
+            break
+        if sibling.indent == item.item_key_indent and sibling.value:
+            found.setdefault(sibling.key, sibling.value)
+    return found
+
+
 def _step_label(lines: list[str], chain: list[_Key], index: int) -> str | None:
     for key in reversed(chain):
         if not key.item:
             continue
-        if key.key in _STEP_NAME_KEYS and key.value:
-            return key.value
-        stop = min(len(lines), key.index + _LABEL_LOOKAHEAD, max(index, key.index) + _LABEL_LOOKAHEAD)
-        for j in range(key.index + 1, stop):
-            sibling = _parse_key(lines, j)
-            if sibling is None:
-                continue
-            if sibling.indent < key.item_key_indent or (sibling.item and sibling.indent <= key.indent):
-                break
-            if sibling.indent == key.item_key_indent and sibling.key in _STEP_NAME_KEYS and sibling.value:
-                return sibling.value
+        keys = _item_keys(lines, key, index)
+        for name in (*_STEP_NAME_KEYS, _STEP_ID_KEY):
+            if keys.get(name):
+                return keys[name]
     return None
 
 
-def job_at(path: str, lines: list[str], index: int) -> str | None:
-    """The CI job (or top-level key) that ``lines[index]`` belongs to."""
+def _is_workflow(path: str) -> bool:
+    return path.startswith(".github/workflows/")
+
+
+def job_indent(parts: list[list[str]]) -> int | None:
+    """Where a job key sits in a workflow seen only in parts (its hunks, headers excluded).
+
+    Below a visible ``jobs:`` line, the indentation of the first key under it; else the file's
+    indentation step (the gcd of its key indentations), since ``jobs:`` sits at the top level.
+    """
+    indents: list[int] = []
+    for lines in parts:
+        after_jobs = False
+        for j in range(len(lines)):
+            key = _parse_key(lines, j)
+            if key is None:
+                continue
+            if after_jobs and key.indent > 0:
+                return key.indent
+            after_jobs = key.indent == 0 and key.key == "jobs" and key.value is None
+            if key.indent > 0:
+                indents.append(key.indent)
+    if not indents:
+        return None
+    return math.gcd(*indents)
+
+
+def _workflow_job(chain: list[_Key], indent: int | None) -> str | None:
+    if len(chain) < 2 or chain[0].key != "jobs" or chain[0].indent != 0:
+        return None
+    job = chain[1]
+    if job.item or job.key.lower() in STRUCTURAL_KEYS:
+        return None
+    if indent is not None and (job.indent != indent or job.value is not None):
+        return None  # the hunk does not show the job's own key: this one is nested in it
+    return job.key
+
+
+def job_at(path: str, lines: list[str], index: int, workflow_job_indent: int | None = None) -> str | None:
+    """The CI job (or top-level key) that ``lines[index]`` belongs to.
+
+    ``workflow_job_indent`` is given when ``lines`` is only part of a workflow (a hunk): see
+    ``job_indent``. Without it the lines are the whole file and the key under ``jobs:`` is exact.
+    """
     chain = _chain(lines, index)
+    if _is_workflow(path):
+        return _workflow_job(chain, workflow_job_indent)
     if path.startswith(".buildkite/") or "buildkite" in path:
         label = _step_label(lines, chain, index)
         if label:
@@ -120,8 +191,9 @@ def job_at(path: str, lines: list[str], index: int) -> str | None:
         if chain and chain[0].key == "steps":
             return None  # inside a step whose label the hunk does not show
     if chain and chain[0].key == "jobs" and len(chain) > 1:
-        return chain[1].key
-    if chain and chain[0].indent == 0:
+        key = chain[1]
+        return None if key.item or key.key.lower() in STRUCTURAL_KEYS else key.key
+    if chain and chain[0].indent == 0 and chain[0].key.lower() not in STRUCTURAL_KEYS:
         return chain[0].key
     return None
 
@@ -143,6 +215,9 @@ def ci_jobs(change: FileChange) -> list[str]:
     if not change.path.endswith((".yml", ".yaml")) or change.binary:
         return []
     view = parse_patch(change.patch, change.path)
+    # One indentation for the whole file, from every hunk: a single hunk rarely shows enough.
+    seen = [[line.text for line in hunk.lines] for hunk in view.hunks]
+    hunk_job_indent = job_indent(seen) if _is_workflow(change.path) else None
     jobs: list[str] = []
     after = change.content_after.splitlines() if change.content_after is not None else None
     before = change.content_before.splitlines() if change.content_before is not None else None
@@ -155,7 +230,7 @@ def ci_jobs(change: FileChange) -> list[str]:
                 found = [job_at(change.path, content, n - 1) for n in numbered if n is not None and n <= len(content)]
             else:
                 lines, changed = _hunk_side(hunk, kinds)
-                found = [job_at(change.path, lines, i) for i in changed]
+                found = [job_at(change.path, lines, i, hunk_job_indent) for i in changed]
             jobs.extend(job for job in found if job and job not in jobs)
     if not view.hunks and change.content_after is not None and change.content_before is None:
         content = change.content_after.splitlines()  # a new file without a patch: all of it
@@ -191,4 +266,4 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     )
 
 
-ANALYZER = Analyzer(name="tests_ci", version="1", run=analyze_tests_ci, requires=("files",))
+ANALYZER = Analyzer(name="tests_ci", version="2", run=analyze_tests_ci, requires=("files",))

@@ -37,6 +37,7 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.patch_lines import changed_lines
+from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
 from prdigest.models.facts import (
@@ -171,8 +172,9 @@ def judge(
     _design(discussion, risks, add)
     _practice(deps, add)
     perf_threads = [t for t in discussion.threads if t.kind == "performance"]
-    words = sorted({m.group(0).lower() for m in _PERF_WORDS.finditer(f"{pr.title}\n{pr.body}")})
-    words += sorted({m.group(0) for m in _PERF_WORDS_ZH.finditer(pr.body)})
+    body = author_text(pr.body)
+    words = sorted({m.group(0).lower() for m in _PERF_WORDS.finditer(f"{pr.title}\n{body}")})
+    words += sorted({m.group(0) for m in _PERF_WORDS_ZH.finditer(body)})
     if words or perf_threads:
         template = "hot-path.review" if perf_threads else "hot-path.words"
         detail = "performance-sensitive change" + (" with perf review" if perf_threads else "")
@@ -209,7 +211,8 @@ class _Add(Protocol):
 
 
 def _debugging(pr: PullRequest, add: _Add) -> None:
-    texts = [pr.body] + [c.body for c in pr.comments if c.author == pr.author]
+    # The author's words only: a bot's summary in the body is not the author's method.
+    texts = [author_text(pr.body)] + [author_text(c.body) for c in pr.comments if c.author == pr.author]
     text = "\n".join(texts)
     signals = sorted({m.group(0).lower() for m in _DEBUG_SIGNALS.finditer(text)})
     if not signals:
@@ -285,11 +288,15 @@ def _lineage(pr: PullRequest, tests: TestsCIFacts, refs: ReferencesFacts, add: _
 
 
 def _revert_cause(body: str) -> str:
-    """The body's first sentence that says what went wrong (not the "This reverts commit" line)."""
-    for sentence in re.split(r"(?<=[.!?。！？])\s+|\n+", body):
-        sentence = " ".join(sentence.split())
-        if sentence and not sentence.lower().startswith("this reverts") and _CAUSE_WORDS.search(sentence):
-            return sentence if len(sentence) <= 160 else sentence[:159] + "…"
+    """The author's first sentence that says what went wrong (not the "This reverts commit" line).
+
+    Quoted as the author's words, so it is read from the author's paragraphs: a bot's release
+    notes ("* **Bug Fixes**"), list markers and emphasis are not part of it."""
+    for paragraph in author_paragraphs(body):
+        for sentence in re.split(r"(?<=[.!?。！？])\s+", paragraph):
+            sentence = " ".join(sentence.split())
+            if sentence and not sentence.lower().startswith("this reverts") and _CAUSE_WORDS.search(sentence):
+                return sentence if len(sentence) <= 160 else sentence[:159] + "…"
     return ""
 
 
@@ -416,7 +423,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
 
 ANALYZER = Analyzer(
     name="verdict",
-    version="2",
+    version="3",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion", "risks"),
 )

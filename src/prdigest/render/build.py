@@ -25,7 +25,7 @@ from prdigest.render.report import (
     ThreadLine,
     Verdict,
 )
-from prdigest.render.selection import key_excerpts, key_files, key_symbols
+from prdigest.render.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 
 
 def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length) -> Report:
@@ -33,11 +33,8 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
     labels_of_tags = tag_labels(facts.risks.tags, lab)
     roles = {r.path: r.role for r in narrative.file_roles}
     notes = {n.path: n.note for n in narrative.excerpt_notes}
-    symbols_by_path: dict[str, list[str]] = {}
-    for symbol in facts.symbols.symbols:
-        names = symbols_by_path.setdefault(symbol.path, [])
-        if symbol.name not in names:
-            names.append(symbol.name)
+    files = key_files(facts, length)
+    symbols_by_path = {f.path: file_symbols(facts, f.path, length) for f in files}
     return Report(
         lang=lang,
         length=length,
@@ -64,16 +61,18 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
                 module_label=lab.module(f.module),
                 category=f.category,
                 type=f.type,
-                symbols=symbols_by_path.get(f.path, []),
+                symbols=symbols_by_path[f.path][0],
+                symbols_more=symbols_by_path[f.path][1],
                 additions=f.additions,
                 deletions=f.deletions,
                 role=roles.get(f.path, ""),
             )
-            for f in key_files(facts, length)
+            for f in files
         ],
         key_symbols=[
             KeySymbol(name=s.name, path=s.path, kind=s.kind, change=s.change) for s in key_symbols(facts, length)
         ],
+        key_symbols_more=hidden_symbol_count(facts, length),
         key_code=[
             KeyExcerpt(
                 path=e.path,

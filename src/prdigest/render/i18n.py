@@ -70,6 +70,12 @@ class Labels:
     def join(self, items: list[str]) -> str:
         return self.text("list_separator").join(items)
 
+    def more_symbols(self, shown: int, more: int) -> str:
+        """What follows a list of `shown` names (" and 12 more", " 等 20 个"); empty when none is left out."""
+        if more <= 0:
+            return ""
+        return " " + self.text("more_symbols").format(count=more, total=shown + more)
+
 
 @lru_cache(maxsize=4)
 def labels(lang: Lang | str) -> Labels:

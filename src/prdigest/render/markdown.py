@@ -115,11 +115,14 @@ def render_report_markdown(report: Report) -> str:
             f"{lab.field('type')} {inline(f.type)}",
         ]
         if f.symbols:
-            facets.append(f"{lab.field('symbols')} {inline(', '.join(f.symbols))}")
+            more = lab.more_symbols(len(f.symbols), f.symbols_more)
+            facets.append(f"{lab.field('symbols')} {inline(', '.join(f.symbols) + more)}")
         meta = lab.text("lparen") + lab.text("semicolon").join(facets) + lab.text("rparen")
         role = f": {inline(f.role)}" if f.role else ""
         lines.append(f"- {code(f.path)}{meta}{role}")
-    symbols = ", ".join(dict.fromkeys(s.name for s in report.key_symbols)) or lab.text("none_identified")
+    names = list(dict.fromkeys(s.name for s in report.key_symbols))
+    more = lab.more_symbols(len(names), report.key_symbols_more) if names else ""
+    symbols = ", ".join(names) + more if names else lab.text("none_identified")
     lines += ["", f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
     lines += [f"## {lab.heading('key_code')}", ""]
     if not report.key_code:

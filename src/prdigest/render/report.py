@@ -59,7 +59,8 @@ class KeyFile(_Part):
     module_label: str = Field(description="module name in the output language")
     category: str
     type: str
-    symbols: list[str] = Field(default_factory=list, description="changed symbols in this file")
+    symbols: list[str] = Field(default_factory=list, description="changed symbols in this file, most telling first")
+    symbols_more: int = Field(default=0, description="changed symbols of this file not listed in `symbols`")
     additions: int = 0
     deletions: int = 0
     role: str = ""
@@ -167,6 +168,7 @@ class Report(_Part):
     implementation: list[Step] = Field(default_factory=list)
     key_files: list[KeyFile] = Field(default_factory=list)
     key_symbols: list[KeySymbol] = Field(default_factory=list, description="empty: none identified")
+    key_symbols_more: int = Field(default=0, description="changed symbols not listed in `key_symbols`")
     key_code: list[KeyExcerpt] = Field(default_factory=list)
     discussion: Discussion
     risks: RisksAndImpact

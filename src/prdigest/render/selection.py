@@ -9,6 +9,7 @@ from prdigest.models.narrative import Length
 MAX_KEY_FILES = {"full": 8, "brief": 5}
 MAX_EXCERPTS = {"full": 3, "brief": 1}
 MAX_SYMBOLS = {"full": 8, "brief": 5}
+MAX_FILE_SYMBOLS = {"full": 6, "brief": 3}  # per key file: the list is a facet, not an inventory
 
 MIN_PUBLIC = 3  # fewer public symbols than this: show private ones too rather than almost nothing
 _CHANGE_RANK = {"removed": 0, "modified": 1, "added": 2}
@@ -86,6 +87,33 @@ def key_symbols(facts: Facts, length: Length) -> list[SymbolChange]:
 def hidden_symbol_count(facts: Facts, length: Length) -> int:
     """How many changed symbols `key_symbols` leaves out (for "and N more")."""
     return len(ranked_symbols(facts)) - len(key_symbols(facts, length))
+
+
+def file_symbols(facts: Facts, path: str, length: Length) -> tuple[list[str], int]:
+    """The changed symbols of one file worth naming (at most MAX_FILE_SYMBOLS, most telling
+    first, as `ranked_symbols` orders them) and how many more the file changes."""
+    names: list[str] = []
+    for symbol in _ranked_in_file(facts, path):
+        if symbol.name not in names:
+            names.append(symbol.name)
+    cap = MAX_FILE_SYMBOLS[length]
+    return names[:cap], max(0, len(names) - cap)
+
+
+def _ranked_in_file(facts: Facts, path: str) -> list[SymbolChange]:
+    test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
+    own = [(i, s) for i, s in enumerate(facts.symbols.symbols) if s.path == path]
+
+    def rank(item: tuple[int, SymbolChange]) -> tuple[int, int, int, int]:
+        index, symbol = item
+        return (
+            1 if is_test_symbol(symbol, test_paths) else 0,
+            1 if is_private(symbol.name) or symbol.name in GENERIC_NAMES else 0,
+            _CHANGE_RANK.get(symbol.change, 1),
+            index,
+        )
+
+    return [symbol for _, symbol in sorted(own, key=rank)]
 
 
 def key_excerpts(facts: Facts, length: Length) -> list[CodeExcerpt]:

@@ -8,6 +8,7 @@ a second one, and a kind with more steps than its share is merged into one last 
 
 from __future__ import annotations
 
+from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
@@ -24,23 +25,13 @@ from prdigest.narrate.extractive.step_parts import (
     symbol_changes,
     with_why,
 )
-from prdigest.narrate.extractive.text import key_sentences, split_body, summary_sentence
+from prdigest.narrate.extractive.text import key_sentences, summary_sentence
 from prdigest.render.selection import is_private
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
 
 MAX_STEPS = {"full": 8, "brief": 4}
 CI_MODULES = frozenset({"CI config", "CI scripts"})
-# Keys of a workflow file, not job names: naming them tells a reader nothing.
-_WORKFLOW_KEYS = frozenset(
-    {
-        "name", "on", "jobs", "steps", "env", "run", "uses", "with", "if", "needs", "strategy", "matrix",
-        "concurrency", "permissions", "outputs", "defaults", "runs-on", "timeout-minutes", "container",
-        "services", "include", "exclude", "branch", "branches", "body", "paths", "push", "pull_request",
-        "workflow_dispatch", "schedule", "shell", "working-directory", "continue-on-error", "id", "inputs",
-        "secrets", "stages", "stage", "script", "variables", "tags",
-    }
-)  # fmt: skip
 _ORDER = ("source", "dependencies", "ci", "infra", "config", "other")
 _TAIL = ("docs",)
 # Who gets a step first when the budget is short: configuration files are the first to go.
@@ -162,7 +153,7 @@ def _files_part(
         return []
     detail = files_by_status(files, symbols_by_path, length, ph)
     if facts is not None:
-        jobs = [j for j in facts.tests_ci.ci_jobs if j.lower() not in _WORKFLOW_KEYS]
+        jobs = facts.tests_ci.ci_jobs
         if jobs:
             listed = ph.join([ph.code(j) for j in jobs[:5]])
             detail += ph.tables["quote"]["clause_sep"] + ph.say("steps", "ci_jobs", jobs=listed)

@@ -3,6 +3,7 @@ issues/PRs it cites. With no body, it says so and quotes what the commits list."
 
 from __future__ import annotations
 
+from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
@@ -12,7 +13,6 @@ from prdigest.narrate.extractive.text import (
     key_sentences,
     sentences,
     shorten,
-    split_body,
     summary_sentence,
 )
 

@@ -1,4 +1,7 @@
-"""Reading the PR's own words: clean the body, find its sections, split and rank sentences.
+"""Reading the PR's own words: split and rank the sentences of the cleaned body.
+
+Cleaning the body and finding its sections lives in `prdigest.analyzers.pr_text`, which the
+verdict analyzer shares.
 
 Everything here returns text taken verbatim from the input (whitespace collapsed), so a
 quote in a report is always something the author wrote.
@@ -7,19 +10,15 @@ quote in a report is always something the author wrote.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
-_BOLD_HEADING = re.compile(r"^\s*\*\*(?P<title>[^*]{1,60})\*\*:?\s*$")
-_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[[ xX]\]")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")
-_TABLE_ROW = re.compile(r"^\s*\|")
-_EMPHASIS = re.compile(r"(?<!\w)\*\*|\*\*(?!\w)")  # bold markers, not `a**b`
-# Not "description": templates put it above every body, problem statements included.
-_SUMMARY_HEADINGS = ("summary", "purpose", "tl;dr", "tldr", "overview", "what does this pr do")
+from prdigest.analyzers.pr_text import BOLD_HEADING as _BOLD_HEADING
+from prdigest.analyzers.pr_text import BULLET as _BULLET
+from prdigest.analyzers.pr_text import CHECKBOX as _CHECKBOX
+from prdigest.analyzers.pr_text import HEADING as _HEADING
+from prdigest.analyzers.pr_text import HTML_COMMENT as _HTML_COMMENT
+from prdigest.analyzers.pr_text import BodySections, section_for, split_body, strip_emphasis
+from prdigest.analyzers.pr_text import collapse as collapse
+
 # A sentence that says what the PR does, in the author's words.
 _THIS_PR = re.compile(
     r"\bthis (?:pr|pull request|change|patch|commit|diff)\s+(?:also\s+|now\s+|then\s+)?(?!is\b|was\b|has\b)[a-z-]+s\b",
@@ -39,26 +38,11 @@ _ACTION_OPENING = re.compile(
 )
 _REFERENCE_ONLY = re.compile(r"^(?:reverts?|closes?|fixes|resolves?|see|ref|refs)\b[\s:]*\S*#\d+\S*\s*\.?$", re.I)
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?。！？])|(?<=[.!?][)\"'”]))\s+")
-_WS = re.compile(r"\s+")
 _BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*:?\s*$")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|Fig|No)\.$", re.IGNORECASE)
 _TITLE_TAGS = re.compile(r"^\s*(?:\[[^\]]{1,40}\]\s*)+")
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#\d+")
 _VERSION = re.compile(r"\d+\.\d+")
-
-MOTIVATION_HEADINGS = ("purpose", "motivation", "summary", "description", "why", "background", "problem", "what")
-TEST_HEADINGS = ("test plan", "test result", "testing", "tests", "verification", "validation")
-SKIP_HEADINGS = (
-    "checklist",
-    "essential elements",
-    "before submitting",
-    "documentation update",
-    "release note",
-    "pre-commit",
-    "related issue",
-    "summary by coderabbit",  # a bot's summary, not the author's words
-    "reviewer notes",
-)
 
 _SIGNALS = (
     "because",
@@ -91,18 +75,6 @@ _SIGNALS = (
 )
 
 
-@dataclass
-class BodySections:
-    motivation: list[str] = field(default_factory=list)  # paragraphs/list items, verbatim
-    tests: list[str] = field(default_factory=list)
-    summary: list[str] = field(default_factory=list)  # paragraphs under Summary/Purpose/TL;DR headings
-
-
-def collapse(text: str) -> str:
-    """One line: every run of whitespace (newlines included) becomes one space."""
-    return _WS.sub(" ", text).strip()
-
-
 def shorten(text: str, limit: int) -> str:
     """At most `limit` characters, cut at a word boundary when there is one, with an ellipsis."""
     text = collapse(text)
@@ -120,68 +92,6 @@ def clean_title(title: str) -> str:
     one_line = collapse(title)
     stripped = _TITLE_TAGS.sub("", one_line).strip()
     return stripped or one_line
-
-
-def split_body(body: str) -> BodySections:
-    """Motivation and test-plan paragraphs of a PR body; templates' boilerplate dropped."""
-    sections = BodySections()
-    target: list[str] | None = sections.motivation
-    in_summary = False
-    paragraph: list[str] = []
-    in_fence = False
-    in_checkbox = False  # a wrapped checklist item continues on the following lines
-
-    def flush() -> None:
-        if paragraph and target is not None:
-            text = collapse(_EMPHASIS.sub("", " ".join(paragraph)))
-            if text:
-                target.append(text)
-                if in_summary:
-                    sections.summary.append(text)
-        paragraph.clear()
-
-    for line in _HTML_COMMENT.sub("", body.replace("\r\n", "\n")).split("\n"):
-        if _FENCE.match(line):
-            flush()
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
-        if heading:
-            flush()
-            in_checkbox = False
-            title = heading.group("title")
-            target = _section_for(title, sections)
-            in_summary = target is sections.motivation and any(w in title.lower() for w in _SUMMARY_HEADINGS)
-            continue
-        if _CHECKBOX.match(line):
-            flush()
-            in_checkbox = True
-            continue
-        if _RULE.match(line) or _TABLE_ROW.match(line) or not line.strip():
-            flush()
-            in_checkbox = False
-            continue
-        if _BULLET.match(line):
-            flush()
-            in_checkbox = False
-            paragraph.append(_BULLET.sub("", line, count=1))
-            continue
-        if in_checkbox:
-            continue
-        paragraph.append(line.strip())
-    flush()
-    return sections
-
-
-def _section_for(title: str, sections: BodySections) -> list[str] | None:
-    lowered = title.lower()
-    if any(word in lowered for word in SKIP_HEADINGS):
-        return None
-    if any(word in lowered for word in TEST_HEADINGS):
-        return sections.tests
-    return sections.motivation
 
 
 def sentences(paragraphs: list[str]) -> list[str]:
@@ -265,7 +175,7 @@ def commit_points(messages: list[str], title: str) -> list[str]:
     points: list[str] = []
 
     def add(point: str) -> None:
-        point = collapse(_EMPHASIS.sub("", point))
+        point = collapse(strip_emphasis(point))
         lowered = point.lower()
         if len(point) < 4 or lowered in seen or lowered.startswith(("signed-off-by", "co-authored-by")):
             return
@@ -282,7 +192,7 @@ def commit_points(messages: list[str], title: str) -> list[str]:
         for line in [*lines[1:], ""]:
             heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
             if heading and not _BULLET.match(line):
-                skipping = _section_for(heading.group("title"), BodySections()) is None
+                skipping = section_for(heading.group("title"), BodySections()) is None
             starts = _BULLET.match(line) is not None or heading is not None
             if (starts or not line.strip()) and bullet:
                 text = " ".join(bullet)
