@@ -3,10 +3,9 @@ narrate (cached), build. Shared by the CLI and the web app."""
 
 from __future__ import annotations
 
-import importlib
 from datetime import datetime
-from typing import Any
 
+from prdigest.analysis import ensure_facts
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Length, Narrative
@@ -16,34 +15,12 @@ from prdigest.narrate.service import narrate
 from prdigest.render.build import build_report
 from prdigest.render.feed import Feed, build_feed
 from prdigest.render.report import Report
-from prdigest.store import facts_store
 from prdigest.store.store import Store
 
 
 def current_facts(store: Store, pr: PullRequest) -> Facts:
-    """Stored facts when current; otherwise the lead's `ensure_facts`, or a fresh run (not stored)."""
-    analysis = _optional("prdigest.analysis")
-    if analysis is not None and hasattr(analysis, "ensure_facts"):
-        facts: Facts = analysis.ensure_facts(store, pr.repository, pr.number)
-        return facts
-    stored = facts_store.get_facts(store, pr.repository, pr.number)
-    if stored is not None and stored.head_sha == pr.head_sha:
-        return stored
-    from prdigest.analyzers.context import AnalysisContext
-    from prdigest.analyzers.defaults import default_registry  # type: ignore[import-not-found,unused-ignore]
-    from prdigest.analyzers.registry import run_all
-
-    computed: Facts = run_all(pr, default_registry(), AnalysisContext())
-    return computed
-
-
-def _optional(module: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return None
-        raise
+    """The PR's facts: stored when current, else analyzed (and stored) now."""
+    return ensure_facts(store, pr.repository, pr.number)
 
 
 def narrative_for(
