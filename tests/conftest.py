@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -55,3 +56,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
 @pytest.fixture
 def sqlite_url(tmp_path: object) -> str:
     return f"sqlite:///{tmp_path}/prdigest.db"
+
+
+@pytest.fixture(scope="session")
+def seeds() -> ModuleType:
+    """Hand-built records of the seed situations: cupy_pr/cupy_facts (seed 000),
+    humming_pr/humming_facts (seed 002), hostile_* (untrusted text)."""
+    from tests.narrate_extractive import seed_records
+
+    return seed_records
