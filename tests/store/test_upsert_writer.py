@@ -52,3 +52,19 @@ def test_a_database_error_in_the_writer_reaches_the_caller(tmp_path: Path) -> No
             connection.execute(text("DROP TABLE pull_requests"))
         with pytest.raises(Exception, match="pull_requests"):
             store.upsert_prs(_prs(10), batch_size=3)
+
+
+def test_a_batch_closes_at_its_byte_bound_too(tmp_path: Path) -> None:
+    # Big records (whole file contents) must not make a 200-record batch hundreds of MB:
+    # with a 20 kB bound, 3 records of ~9 kB close a batch, as the committed count shows
+    # when the source fails after 7 records.
+    def big(count: int) -> Iterator[PullRequest]:
+        for number in range(1, count + 1):
+            if number > 7:
+                raise RuntimeError("the source broke")
+            yield PullRequest(repository="org/proj", number=number, title="big", body="y" * 9000)
+
+    with Store.open(f"sqlite:///{tmp_path / 'p.db'}") as store:
+        with pytest.raises(RuntimeError, match="the source broke"):
+            store.upsert_prs(big(10), batch_size=200, batch_bytes=20_000)
+        assert store.count_prs() == 6  # two batches of three; the seventh record never closed one

@@ -119,6 +119,7 @@ class Store:
         records: Iterable[PullRequest],
         *,
         batch_size: int = 200,
+        batch_bytes: int = 8 * 1024 * 1024,
         on_record: Callable[[PullRequest, str], None] | None = None,
     ) -> UpsertStats:
         """Insert new records, update changed ones, skip equal ones; commit every batch.
@@ -128,17 +129,22 @@ class Store:
 
         Records are read and serialized here while the previous batch is written by a
         helper thread (SQLite and hashing release the GIL), so the database's write and
-        sync time overlaps the source's work. At most one batch waits for that thread.
+        sync time overlaps the source's work. At most one batch waits for that thread, and a
+        batch closes at ``batch_size`` records or ``batch_bytes`` of JSON, whichever comes
+        first, so memory stays bounded however large single records get (whole file contents).
         """
         stats = UpsertStats()
         writer = _BatchWriter(self, stats, threaded=not _in_memory(self.engine))
         try:
             batch: list[tuple[PullRequest, str]] = []
+            size = 0
             for record in records:
-                batch.append((record, record.model_dump_json()))
-                if len(batch) >= batch_size:
+                encoded = record.model_dump_json()
+                batch.append((record, encoded))
+                size += len(encoded)
+                if len(batch) >= batch_size or size >= batch_bytes:
                     writer.submit(batch)
-                    batch = []
+                    batch, size = [], 0
                     writer.report(on_record)
             if batch:
                 writer.submit(batch)
