@@ -184,6 +184,9 @@ def analyze_discussion(pr: PullRequest) -> DiscussionFacts:
     for group in group_conversation(substantive, pr.author):
         add(_thread_from_group(group, pr, "conversation", tally), _opened(group))
 
+    # A review body that repeats its author's own line or conversation comment (GitHub's
+    # "single comment" reviews, pasted summaries) is that thread again, not a new point.
+    opened = {(t.quotes[0].author, t.quotes[0].text) for _, _, t in threads if t.quotes}
     approvals: list[str] = []
     changes_requested: list[str] = []
     for review in pr.reviews:
@@ -194,7 +197,7 @@ def analyze_discussion(pr: PullRequest) -> DiscussionFacts:
             approvals.append(review.author)
         if review.state.upper() == "CHANGES_REQUESTED" and review.author not in changes_requested:
             changes_requested.append(review.author)
-        if not is_trivial(review.body):
+        if not is_trivial(review.body) and (review.author, quote_of(review.body)) not in opened:
             when = timestamp(review.submitted_at) if review.submitted_at else float("inf")
             add(_review_thread(review, pr), when)
 
@@ -219,4 +222,6 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DiscussionFacts:
     return analyze_discussion(pr)
 
 
-ANALYZER = Analyzer(name="discussion", version="1", run=_run, requires=())
+# v2: review bodies repeating their author's comment are not threads again; link targets with
+# parentheses and closed <script>/<style> elements no longer leave code or ")" in quotes.
+ANALYZER = Analyzer(name="discussion", version="2", run=_run, requires=())

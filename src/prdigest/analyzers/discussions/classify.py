@@ -65,10 +65,16 @@ def classify_kind(first: str, replies: list[str] | None = None) -> ThreadKind:
 
 
 # Bot badges (![medium](https://...priority.svg)), images, code blocks, HTML tags.
-_IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\s]{0,1000}\)")
+# A link target may hold one level of parentheses (`javascript:alert(1)`, wiki URLs); without
+# that the target's closing ")" would be left behind in the prose.
+_TARGET = r"\((?:[^()\s]|\([^()\s]{0,200}\)){0,1000}\)"
+_IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]" + _TARGET)
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+# Closed script and style elements are code, not prose: their content goes with the tags
+# (an unclosed `<script>` is usually prose naming the tag, so only the tag goes).
+_SCRIPT = re.compile(r"<(script|style)\b[^>\n]{0,200}>.{0,2000}?</\1\s*>", re.I | re.S)
 _HTML_TAG = re.compile(r"<[^>\n]{1,200}>")
-_LINK = re.compile(r"\[([^\]\n]{0,300})\]\([^)\s]{0,1000}\)")
+_LINK = re.compile(r"\[([^\]\n]{0,300})\]" + _TARGET)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.M)
 # Bold markers, backticks and heading hashes; single `_`/`*` stay (identifiers use them).
 _MARKS = re.compile(r"\*\*|`|^\s{0,3}#{1,6}\s+", re.M)
@@ -79,6 +85,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|[。！？]|\n")
 def clean_markup(text: str, drop_quotes: bool = False) -> str:
     """Plain prose from Markdown: badges, images, code blocks and tags removed."""
     text = _FENCE.sub(" ", text)
+    text = _SCRIPT.sub(" ", text)
     text = _IMAGE.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)
     text = _LINK.sub(r"\1", text)
