@@ -48,7 +48,7 @@ def test_one_line_uses_the_bodys_summary_sentence(body: str, expected: str) -> N
     assert n.one_line.startswith("「")
     assert "源码改动" not in n.one_line  # the stats parenthesis adds nothing here
     en = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "en", "full")
-    assert en.one_line.startswith(summary_sentence(body) or "?")
+    assert en.one_line.startswith(f"“{summary_sentence(body)}”")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -4,15 +4,22 @@ Shared by the analyzers that quote or scan the body (the verdict's debugging sig
 revert causes) and by the extractive narrator (motivation, summary sentence). What is
 dropped: HTML comments (PR templates), blocks a review bot writes into the body (CodeRabbit's
 "Summary by CodeRabbit" between its auto-generated markers, other "Summary by <bot>" or
-Copilot overview sections), checklists, tables, rules and code fences; in paragraphs, list
-markers and emphasis markers. Everything kept is verbatim text of the author (whitespace
-collapsed), so a quote built from it is always something the author wrote.
+Copilot overview sections), template checklist items, tables, rules, code fences, link
+definitions and commit trailers (``Signed-off-by:``); in paragraphs, list and quote markers,
+and the inline markup `pr_inline.plain_inline` renders as plain words (links as their text,
+images and HTML out, bare URLs short). A checklist item that carries the author's specifics
+("- [x] `pytest tests/x.py`: 838 passed on H100") is kept. Everything kept is the author's
+text (whitespace collapsed), so a quote built from it is always something the author wrote.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from prdigest.analyzers.pr_inline import EMPHASIS as EMPHASIS
+from prdigest.analyzers.pr_inline import is_authored_item, plain_inline
+from prdigest.analyzers.pr_inline import strip_emphasis as strip_emphasis
 
 HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 # CodeRabbit (and tools like it) wrap what they write into the body between two comments.
@@ -27,14 +34,12 @@ CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[[ xX]\]")
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|")
-EMPHASIS = re.compile(r"(?<!\w)\*\*|\*\*(?!\w)")  # bold markers, not `a**b`
-# "*word*", "__some words__": the markers go, the words stay. Not `a*b*c`; underscores only
-# around several words, so `__init__` and snake_case stay as written.
-_SINGLE_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])(?P<inner>[^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
-_UNDERSCORE_EMPHASIS = re.compile(
-    r"(?<![\w_])(?P<mark>__?)(?=[^\s_])(?P<inner>[^_\n]{0,200}?\s[^_\n]{0,200}?)(?<=[^\s_])(?P=mark)(?![\w_])"
+_LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
+_TRAILER = re.compile(
+    r"^\s*(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|change-id)\s*:",
+    re.IGNORECASE,
 )
-_INLINE_CODE = re.compile(r"(`+)[^`]*?\1")
+_QUOTE_MARKER = re.compile(r"^\s{0,3}(?:>\s?)+")
 _WS = re.compile(r"\s+")
 # A heading opening a section a bot wrote ("Summary by CodeRabbit", "Summary by Sourcery",
 # Copilot's "Pull Request Overview"): not the author's words, up to the next heading.
@@ -70,23 +75,6 @@ def collapse(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def strip_emphasis(text: str) -> str:
-    """``text`` without Markdown bold and italic markers, its words untouched."""
-    pieces: list[str] = []
-    last = 0
-    for code in _INLINE_CODE.finditer(text):  # inline code is kept as written
-        pieces.extend((_strip_markers(text[last : code.start()]), code.group(0)))
-        last = code.end()
-    pieces.append(_strip_markers(text[last:]))
-    return "".join(pieces)
-
-
-def _strip_markers(text: str) -> str:
-    text = EMPHASIS.sub("", text)
-    text = _SINGLE_EMPHASIS.sub(lambda m: m.group("inner"), text)
-    return _UNDERSCORE_EMPHASIS.sub(lambda m: m.group("inner"), text)
-
-
 def is_bot_heading(title: str) -> bool:
     """Whether a heading opens a section a review bot wrote."""
     return _BOT_HEADING.search(title) is not None
@@ -108,62 +96,94 @@ def without_comments(body: str) -> str:
     return HTML_COMMENT.sub("", _BOT_BLOCK.sub("", text))
 
 
-def split_body(body: str) -> BodySections:
-    """Motivation and test-plan paragraphs of a PR body; templates' boilerplate dropped."""
+def split_body(body: str, repository: str | None = None) -> BodySections:
+    """Motivation and test-plan paragraphs of a PR body; templates' boilerplate dropped.
+
+    `repository` (OWNER/NAME) lets a URL to one of its own issues read as ``#12``."""
     sections = BodySections()
     target: list[str] | None = sections.motivation
     in_summary = False
     paragraph: list[str] = []
     in_fence = False
-    in_checkbox = False  # a wrapped checklist item continues on the following lines
+    in_table = False  # a table runs to the next blank line (hard-wrapped rows included)
+    item = False  # the paragraph is a checklist item (it may wrap onto the following lines)
+    intro = False  # the last kept paragraph ends with a colon and nothing has followed it yet
 
     def flush() -> None:
+        nonlocal item, intro
         if paragraph and target is not None:
-            text = collapse(strip_emphasis(" ".join(paragraph)))
-            if text:
+            raw = " ".join(paragraph)
+            text = collapse(plain_inline(raw, repository))
+            if text and (not item or is_authored_item(raw)):
                 target.append(text)
                 if in_summary:
                     sections.summary.append(text)
+                intro = text.endswith((":", "："))
         paragraph.clear()
+        item = False
+
+    def elide_intro() -> None:
+        # "…coarse buckets:" introduced the table or code that is dropped: say the text goes on,
+        # so that it is not read as introducing the next paragraph.
+        nonlocal intro
+        if intro and target:
+            text = target[-1]
+            target[-1] = text[:-1].rstrip() + "…"
+            if sections.summary and sections.summary[-1] is text:
+                sections.summary[-1] = target[-1]
+        intro = False
 
     for line in without_comments(body).split("\n"):
         if _FENCE.match(line):
             flush()
+            if not in_fence:
+                elide_intro()
             in_fence = not in_fence
             continue
         if in_fence:
             continue
+        line = _QUOTE_MARKER.sub("", line, count=1)
+        if not line.strip():
+            in_table = False
+        elif in_table or _TABLE_ROW.match(line) or line.rstrip().endswith("|"):
+            flush()
+            if not in_table:
+                elide_intro()
+            in_table = True
+            continue
+        else:
+            intro = False  # text follows: the colon introduced it
         heading = HEADING.match(line) or BOLD_HEADING.match(line)
         if heading:
             flush()
-            in_checkbox = False
             title = heading.group("title")
             target = section_for(title, sections)
             in_summary = target is sections.motivation and any(w in title.lower() for w in _SUMMARY_HEADINGS)
+            intro = False
             continue
         if CHECKBOX.match(line):
             flush()
-            in_checkbox = True
+            item = True
+            paragraph.append(CHECKBOX.sub("", line, count=1).strip())
             continue
         if _RULE.match(line) or _TABLE_ROW.match(line) or not line.strip():
             flush()
-            in_checkbox = False
+            continue
+        if _LINK_DEFINITION.match(line) or _TRAILER.match(line):
+            flush()
             continue
         if BULLET.match(line):
             flush()
-            in_checkbox = False
             paragraph.append(BULLET.sub("", line, count=1))
-            continue
-        if in_checkbox:
             continue
         paragraph.append(line.strip())
     flush()
     return sections
 
 
-def author_paragraphs(body: str) -> list[str]:
+def author_paragraphs(body: str, repository: str | None = None) -> list[str]:
     """Every paragraph the author wrote: the motivation ones, then the test plan's."""
-    sections = split_body(body)
+    sections = split_body(body, repository)
     return sections.motivation + sections.tests
 
 

@@ -423,7 +423,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
 
 ANALYZER = Analyzer(
     name="verdict",
-    version="3",
+    version="4",  # v4: checklist items with the author's specifics are read; Markdown links read as text
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion", "risks"),
 )

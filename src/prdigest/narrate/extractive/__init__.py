@@ -18,7 +18,8 @@ from prdigest.narrate.extractive.summary import one_line
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.narrate.extractive.verdict import verdict_paragraph
 
-EXTRACTIVE_VERSION = "extractive-v3"  # v3: steps by importance, collapsed dependencies, summary sentence
+# v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
+EXTRACTIVE_VERSION = "extractive-v4"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

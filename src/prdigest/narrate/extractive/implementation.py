@@ -40,9 +40,9 @@ SOURCE_FIRST = {"full": 3, "brief": 1}
 
 
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
-    body = split_body(pr.body)
+    body = split_body(pr.body, pr.repository)
     why = WhyFinder(body.motivation, length, ph)
-    lead = summary_sentence(pr.body)
+    lead = summary_sentence(pr.body, repository=pr.repository)
     if lead:
         why.use(lead)  # already the one-line summary
     symbols_by_path: dict[str, list[SymbolChange]] = {}

@@ -10,6 +10,7 @@ from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import (
     commit_points,
+    covered_by,
     key_sentences,
     sentences,
     shorten,
@@ -22,16 +23,19 @@ MAX_COMMIT_POINTS = {"full": 5, "brief": 3}
 
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
     count = 3 if length == "full" else 2
-    paragraphs = split_body(pr.body).motivation
-    lead = summary_sentence(pr.body)
-    # The one-line summary already quotes `lead`; say something else here when there is more.
-    others = [s for s in sentences(paragraphs) if not lead or shorten(s.rstrip(" :："), 220) != lead]
-    quoted = key_sentences(others, count) if others else key_sentences(paragraphs, count)
+    paragraphs = split_body(pr.body, pr.repository).motivation
+    lead = summary_sentence(pr.body, repository=pr.repository)
+    # The one-line summary already quotes `lead`; say something else here.
+    others = [s for s in sentences(paragraphs) if not covered_by(s, lead)]
+    quoted = key_sentences(others, count)
     parts: list[str] = []
     if quoted:
         parts.append(ph.say("motivation", "body_says", quotes=ph.quotes(quoted)))
     else:
-        parts.append(ph.say("motivation", "template_only" if pr.body.strip() else "empty"))
+        if lead:
+            parts.append(ph.say("motivation", "lead_only"))
+        else:
+            parts.append(ph.say("motivation", "template_only" if pr.body.strip() else "empty"))
         messages = [c.message for c in pr.commits if not c.subject.lower().startswith("merge")]
         points = [shorten(p, 200) for p in commit_points(messages, pr.title)][: MAX_COMMIT_POINTS[length]]
         if points:

@@ -3,12 +3,25 @@ each with how it relates and the sentence that says so."""
 
 from __future__ import annotations
 
+import re
+
+from prdigest.analyzers.pr_inline import plain_excerpt
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, RelatedNote
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import collapse, shorten
 
 MAX_RELATED = {"full": 12, "brief": 6}
+# What is left of an evidence line once references and the words that introduce them are
+# taken out; when nothing is, the line ("Fixes #12", "- #3197", a bare URL) adds nothing to
+# the relation sentence.
+_REFERENCE = re.compile(r"(?:[\w.-]+/[\w.-]+)?(?:#\d+|@[0-9a-f]{7,40})\b|\b[0-9a-f]{7,40}\b", re.IGNORECASE)
+_REFERENCE_WORDS = re.compile(
+    r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see|also|related(?: to)?|issues?|prs?|pull request|"
+    r"follow[- ]?up(?: to| of)?|reverts?|supersedes?|depends on|part of|and|to|in|of|cc)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def related_notes(facts: Facts, related: list[RelatedNote], length: Length, ph: Phrases) -> list[RelatedNote]:
@@ -36,6 +49,14 @@ def _phrase(note: RelatedNote, ph: Phrases) -> RelatedNote:
         sentence = ph.say("related", note.relation, number=note.number)
     else:
         sentence = f"{ph.labels.relation(note.relation)} #{note.number}"
-    evidence = shorten(collapse(note.note), 200)
+    evidence = shorten(plain_excerpt(note.note, note.repository), 200)
+    if not _says_more(evidence):
+        evidence = ""
     text = ph.say("related", "evidence", sentence=sentence, quote=ph.quote(evidence)) if evidence else sentence
     return note.model_copy(update={"title": collapse(note.title), "note": ph.sentence(text)})
+
+
+def _says_more(evidence: str) -> bool:
+    """Whether an evidence line says more than the reference itself."""
+    rest = _REFERENCE_WORDS.sub(" ", _REFERENCE.sub(" ", evidence))
+    return len(_WORD.findall(rest)) >= 2

@@ -3,7 +3,9 @@ impact on users, the system and the team."""
 
 from __future__ import annotations
 
-from prdigest.models.facts import Facts
+import re
+
+from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
 from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
@@ -11,9 +13,11 @@ from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
+from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
 from prdigest.render.evidence import risk_evidence
 
 MAX_RISKS = {"full": 8, "brief": 4}
+_PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 MAX_MODULES = 4
 _IMAGE_TAGS = ("runtime-image-impact",)
 _LOCK_TAGS = ("version-lock",)
@@ -24,7 +28,7 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     for tag in facts.risks.tags:
         label = tag.label_zh if ph.lang == "zh" else tag.label_en
         severity = ph.say("severity", tag.severity)
-        evidence = risk_evidence(tag, ph.labels) if tag.items else shorten(tag.evidence, 240)
+        evidence = risk_evidence(merged_lines(tag, ph), ph.labels) if tag.items else shorten(tag.evidence, 240)
         if evidence:
             found.append(ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence)))
         else:
@@ -54,6 +58,29 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     return found[: MAX_RISKS[length]]
 
 
+def merged_lines(tag: RiskTag, ph: Phrases) -> RiskTag:
+    """`tag` with the items that differ only in the line of one file told once
+    (``fmhaKernels.cuh:136, 152, 169``) rather than as three identical sentences."""
+    groups: dict[tuple[str, str, str], list[Evidence]] = {}
+    for item in tag.items:
+        where = item.params.get("where")
+        match = _PATH_LINE.match(where) if isinstance(where, str) else None
+        rest = repr(sorted((k, v) for k, v in item.params.items() if k != "where"))
+        key = (item.template, match.group("path") if match else repr(where), rest)
+        groups.setdefault(key, []).append(item)
+    if all(len(g) == 1 for g in groups.values()):
+        return tag
+    items: list[Evidence] = []
+    for (_, path, _), group in groups.items():
+        if len(group) == 1:
+            items.append(group[0])
+            continue
+        lines = [str(item.params["where"]).rsplit(":", 1)[1] for item in group]
+        params = {**group[0].params, "where": f"{path}:{ph.join(list(dict.fromkeys(lines)))}"}
+        items.append(group[0].model_copy(update={"params": params}))
+    return tag.model_copy(update={"items": items})
+
+
 def impact(facts: Facts, ph: Phrases) -> Impact:
     shape = change_shape(facts)
     churn: dict[str, int] = {}
@@ -61,11 +88,8 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
         if file.module:
             churn[file.module] = churn.get(file.module, 0) + file.additions + file.deletions
     by_churn = sorted(churn, key=lambda m: -churn[m])
-    source_modules = [m for m in by_churn if any(f.module == m and f.category == "source" for f in facts.files.files)]
-    users: list[str] = []
-    if source_modules:
-        shown = [ph.labels.module(m) for m in source_modules[:MAX_MODULES]]
-        users.append(ph.say("impact", "users_source", modules=_more(shown, len(source_modules), ph)))
+    reach = source_reach(facts)
+    users: list[str] = user_sentences(reach, ph)
     groups = group_dependencies(relevant_changes(facts.dependencies.changes, list(facts.files.files)))
     if groups:
         said = ph.tables["quote"]["clause_sep"].join(group_clause(g, ph) for g in groups[:3])
@@ -98,7 +122,7 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     ):
         system.append(ph.say("impact", "system_image"))
 
-    team: list[str] = []
+    team: list[str] = team_sentences(reach, ph)
     if facts.tests_ci.ci_changed and facts.tests_ci.ci_files:
         ci = [ph.code(p) for p in facts.tests_ci.ci_files]
         team.append(ph.say("impact", "team_ci", paths=_more(ci[:MAX_MODULES], len(ci), ph)))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.narrate.extractive.phrases import Phrases
-from prdigest.narrate.extractive.text import sentences, shorten
+from prdigest.narrate.extractive.text import covered_by, sentences, shorten
 from prdigest.render.selection import GENERIC_NAMES, is_private, short_name
 
 MAX_FILES_PER_STEP = {"full": 4, "brief": 2}
@@ -58,10 +58,14 @@ class WhyFinder:
         pattern = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in wanted) + r")(?![\w])")
         for sentence in self._sentences:
             lowered = sentence.lower()
-            if sentence not in self._used and pattern.search(lowered):
+            if sentence not in self._used and not self._said(sentence) and pattern.search(lowered):
                 self._used.add(sentence)
                 return shorten(sentence, self._limit)
         return ""
+
+    def _said(self, sentence: str) -> bool:
+        # A used quote may be a sentence with its continuation ("… by: Deriving …").
+        return any(covered_by(sentence, used) for used in self._used)
 
     def clause_for(self, needles: list[str]) -> str:
         found = self.sentence_for(needles)

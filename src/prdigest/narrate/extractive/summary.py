@@ -31,9 +31,9 @@ def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     changes = facts.dependencies.changes
     if shape == "dependency-only" and len(changes) == 1:
         return ph.say("summary", "with_dependency", title=title, dependency=short_dependency(changes[0], ph))
-    sentence = summary_sentence(pr.body)
-    # Chinese output quotes the author's (usually English) sentence, as the seeds do.
-    text = ph.say("summary", "quoted", quote=ph.quote(sentence) if ph.lang == "zh" else sentence) if sentence else title
+    sentence = summary_sentence(pr.body, repository=pr.repository)
+    # The author's sentence is quoted, as the seeds do: the reader sees whose words these are.
+    text = ph.say("summary", "quoted", quote=ph.quote(sentence)) if sentence else title
     pattern = _SHAPE_WORDS.get(shape)
     if shape in ("empty", "source") or (pattern is not None and pattern.search(title)):
         return text

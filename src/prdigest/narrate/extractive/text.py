@@ -43,6 +43,13 @@ _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|
 _TITLE_TAGS = re.compile(r"^\s*(?:\[[^\]]{1,40}\]\s*)+")
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#\d+")
 _VERSION = re.compile(r"\d+\.\d+")
+_INLINE_CODE = re.compile(r"(`+)[^`]*?\1")
+_ASIDE = re.compile(r"^\([^()]*\)[.!?]?$")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+_PUNCTUATION = ".,;:!?()[]\"'“”‘’…"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+MIN_WORDS = 3
+MIN_CJK = 4
 
 _SIGNALS = (
     "because",
@@ -98,18 +105,63 @@ def sentences(paragraphs: list[str]) -> list[str]:
     found: list[str] = []
     for paragraph in paragraphs:
         pending = ""
-        for part in _SENTENCE_END.split(paragraph):
+        opened = len(found)
+        for part in _split_outside_code(paragraph):
             part = f"{pending} {part}".strip() if pending else part.strip()
             # "e.g. x" is not the end of a sentence.
             if _ABBREVIATION.search(part):
                 pending = part
                 continue
             pending = ""
-            if len(part) >= 3:
+            # "H100. (does not impact other archs)": an aside belongs to the sentence before it.
+            if _ASIDE.match(part) and len(found) > opened:
+                found[-1] = f"{found[-1]} {part}"
+            elif len(part) >= 3:
                 found.append(part)
         if len(pending) >= 3:
             found.append(pending)
     return found
+
+
+def _split_outside_code(paragraph: str) -> list[str]:
+    """The paragraph cut at sentence ends, never inside inline code (`a ? b : c`)."""
+    pieces: list[str] = []
+    current = ""
+    last = 0
+    for code in _INLINE_CODE.finditer(paragraph):
+        prose = _SENTENCE_END.split(paragraph[last : code.start()])
+        prose[0] = current + prose[0]
+        pieces.extend(prose[:-1])
+        current = prose[-1] + code.group(0)
+        last = code.end()
+    prose = _SENTENCE_END.split(paragraph[last:])
+    prose[0] = current + prose[0]
+    pieces.extend(prose)
+    return pieces
+
+
+def has_words(sentence: str, least: int = MIN_WORDS) -> bool:
+    """Whether a sentence says something in words, not only references, paths or numbers."""
+    words = [t for t in _INLINE_CODE.sub(" ", sentence).split() if _WORD.fullmatch(t.strip(_PUNCTUATION))]
+    return len(words) >= least or len(_CJK.findall(sentence)) >= MIN_CJK
+
+
+def with_continuations(found: list[str]) -> list[str]:
+    """Sentences where one ending in a colon ("… by:") carries the item it introduces, so
+    a quote never stops at the colon."""
+    merged: list[str] = []
+    index = 0
+    while index < len(found):
+        sentence = found[index]
+        follower = found[index + 1] if index + 1 < len(found) else ""
+        introduces = sentence.rstrip().endswith((":", "："))
+        if introduces and has_words(follower, least=2) and not follower.rstrip().endswith((":", "：")):
+            merged.append(f"{sentence} {follower}")
+            index += 2
+            continue
+        merged.append(sentence)
+        index += 1
+    return merged
 
 
 def score_sentence(sentence: str) -> float:
@@ -120,12 +172,14 @@ def score_sentence(sentence: str) -> float:
     score += 0.5 if "`" in sentence else 0.0
     if len(sentence) < 25:
         score -= 1.5
+    if sentence.rstrip().endswith((":", "：", "…")):
+        score -= 2.0  # it introduces what follows, or was cut: a poor quote on its own
     return score
 
 
 def key_sentences(paragraphs: list[str], count: int, limit: int = 280) -> list[str]:
     """The `count` most telling sentences, in their original order, each at most `limit` chars."""
-    candidates = sentences(paragraphs)
+    candidates = [s for s in with_continuations(sentences(paragraphs)) if has_words(s)]
     if not candidates or count <= 0:
         return []
     # The opening sentence usually states the change; keep it competitive.
@@ -143,18 +197,18 @@ def sentences_mentioning(paragraphs: list[str], needles: list[str], limit: int =
     return [shorten(s, limit) for s in sentences(paragraphs) if any(n in s.lower() for n in wanted)]
 
 
-def summary_sentence(body: str, limit: int = 220) -> str | None:
+def summary_sentence(body: str, limit: int = 220, repository: str | None = None) -> str | None:
     """The author's own one-line statement of what the PR does, if the body has one.
 
     In order: a sentence naming "this PR"; the first sentence under a Summary/Purpose heading;
     the body's first sentence when it opens with an action ("Fixes …", "Add …"). A bare
     reference ("Reverts #12") says less than the title and is not taken.
     """
-    sections = split_body(body)
-    every = sentences(sections.motivation)
+    sections = split_body(body, repository)
+    every = with_continuations(sentences(sections.motivation))
     chosen = next((s for s in every if _THIS_PR.search(s) and _usable_summary(s)), None)
     if chosen is None:
-        summary = sentences(sections.summary)
+        summary = with_continuations(sentences(sections.summary))
         chosen = summary[0] if summary and _usable_summary(summary[0]) else None
     if chosen is None and every and _usable_summary(every[0]) and _ACTION_OPENING.match(every[0]):
         chosen = every[0]
@@ -164,7 +218,20 @@ def summary_sentence(body: str, limit: int = 220) -> str | None:
 
 
 def _usable_summary(sentence: str) -> bool:
-    return len(sentence) >= 25 and not _REFERENCE_ONLY.match(sentence) and "http" not in sentence[:12]
+    return (
+        len(sentence) >= 25
+        and not _REFERENCE_ONLY.match(sentence)
+        and "http" not in sentence[:12]
+        and has_words(sentence)
+    )
+
+
+def covered_by(sentence: str, lead: str | None) -> bool:
+    """Whether `lead` (a shortened quote) already says `sentence`."""
+    if not lead:
+        return False
+    core = sentence.rstrip(" :：")
+    return shorten(core, len(lead) + 1) == lead or core in lead.rstrip("…")
 
 
 def commit_points(messages: list[str], title: str) -> list[str]:

@@ -1,0 +1,90 @@
+"""Who a source change reaches, named concretely: the public functions and classes it removes,
+changes or adds, per module; the repository's own tools and benchmarks reach the team, not
+users."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prdigest.models.facts import Facts
+from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.narrate.extractive.step_parts import join_more
+from prdigest.render.selection import is_private, short_name
+
+# Modules the project's developers run, not its users (module ids of render/labels).
+DEVELOPER_MODULES = frozenset({"tools", "benchmarks", "examples", "CI scripts", "CI config", "tests"})
+MAX_NAMES = 3
+MAX_MODULES = 4
+
+
+@dataclass
+class SourceReach:
+    user_modules: list[str] = field(default_factory=list)  # by churn, largest first
+    developer_modules: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # public symbols of user-facing files
+    modified: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+
+
+def source_reach(facts: Facts) -> SourceReach:
+    churn: dict[str, int] = {}
+    for file in facts.files.files:
+        if file.category == "source" and file.module:
+            churn[file.module] = churn.get(file.module, 0) + file.additions + file.deletions
+    modules = sorted(churn, key=lambda m: -churn[m])
+    reach = SourceReach(
+        user_modules=[m for m in modules if m not in DEVELOPER_MODULES],
+        developer_modules=[m for m in modules if m in DEVELOPER_MODULES],
+    )
+    user_paths = {f.path for f in facts.files.files if f.category == "source" and f.module not in DEVELOPER_MODULES}
+    for symbol in facts.symbols.symbols:
+        # Hunk-header names are guesses; only parsed symbols are named to the reader.
+        if symbol.path not in user_paths or symbol.method != "tree-sitter" or is_private(symbol.name):
+            continue
+        if symbol.name.startswith("__"):  # a module's `__getattr__`, not an API a user calls
+            continue
+        bucket = {"removed": reach.removed, "modified": reach.modified, "added": reach.added}[symbol.change]
+        name = short_name(symbol.name)
+        if name not in bucket:
+            bucket.append(name)
+    return reach
+
+
+def user_sentences(reach: SourceReach, ph: Phrases) -> list[str]:
+    """What users of the changed modules meet: removals first, then changed, then new names."""
+    if not reach.user_modules:
+        return []
+    modules = _names([ph.labels.module(m) for m in reach.user_modules], MAX_MODULES, ph)
+    said: list[str] = []
+    if reach.removed:
+        said.append(ph.say("impact", "users_removed", symbols=_names(_code(reach.removed, ph), MAX_NAMES, ph)))
+    if reach.modified:
+        said.append(
+            ph.say(
+                "impact",
+                "users_changed",
+                modules=modules,
+                symbols=_names(_code(reach.modified, ph), MAX_NAMES, ph),
+            )
+        )
+    if reach.added:
+        key = "users_added" if said else "users_added_only"
+        said.append(ph.say("impact", key, modules=modules, symbols=_names(_code(reach.added, ph), MAX_NAMES, ph)))
+    if not said:
+        said.append(ph.say("impact", "users_source", modules=modules))
+    return said
+
+
+def team_sentences(reach: SourceReach, ph: Phrases) -> list[str]:
+    if not reach.developer_modules:
+        return []
+    modules = _names([ph.labels.module(m) for m in reach.developer_modules], MAX_MODULES, ph)
+    return [ph.say("impact", "team_tools", modules=modules)]
+
+
+def _code(names: list[str], ph: Phrases) -> list[str]:
+    return [ph.code(n) for n in names]
+
+
+def _names(shown: list[str], limit: int, ph: Phrases) -> str:
+    return join_more(shown[:limit], len(shown) - limit, ph)
