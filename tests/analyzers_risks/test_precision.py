@@ -93,3 +93,53 @@ def test_duplicated_literal_means_a_setting_in_two_kinds_of_file() -> None:
         added("csrc/k1.cu", 'asm("shfl.sync.idx.b32 %0, %1, 0, 0x1F;");'),
     )
     assert "duplicated-logic-across-files" not in parallel_kernels
+
+
+def test_compile_time_guards_in_c_family_sources_are_not_platform_assumptions() -> None:
+    guards = tags(
+        added("csrc/attention.cu", "#if CUDA_VERSION >= 13040", "  use_new_path();", "#endif"),
+        added("csrc/ops.h", "#ifdef CUDA_VERSION", "#include <cuda.h>", "#endif"),
+        added("csrc/gemm.cpp", "  #  elif defined(CUDA_VERSION) && CUDA_VERSION < 12000"),
+        added("csrc/kernel.cuh", "// needs CUDA_VERSION 12.4 or newer"),
+    )
+    assert "platform-detection-assumption" not in guards
+    # the same macro read at run time in C code is still a decision
+    runtime = tags(added("csrc/probe.cpp", "if (CUDA_VERSION < 12000) { return fallback(); }"))
+    assert "platform-detection-assumption" in runtime
+    # a "#" line in a shell script or Dockerfile is a comment, not a preprocessor guard,
+    # but the probes on the other lines still count
+    docker = tags(added("docker/Dockerfile", "# check the toolkit", "RUN nvcc --version | grep 12.8"))
+    assert "platform-detection-assumption" in docker
+
+
+def test_lines_that_only_print_or_log_a_probe_are_not_platform_assumptions() -> None:
+    printed = tags(
+        added(
+            "pkg/env_report.py",
+            "import logging",
+            "import torch",
+            'print(f"CUDA: {torch.version.cuda}")',
+            'logger.info("built for CUDA %s", torch.version.cuda)',
+            '    logging.debug(f"ROCm {torch.version.hip}")',
+            '    self.logger.warning("CUDA_HOME=%s", os.environ.get("CUDA_HOME"))',
+        ),
+        added("tools/env.sh", 'echo "CUDA_HOME is $CUDA_HOME"', "  printf '%s\\n' \"$CUDA_VERSION\""),
+    )
+    assert "platform-detection-assumption" not in printed
+    decides = tags(
+        added(
+            "pkg/platform.py",
+            "if current_platform.is_cuda():",
+            "    from pkg.cuda_ops import gemm",
+        )
+    )
+    assert "platform-detection-assumption" in decides
+    assert "current_platform.is_cuda()" in decides["platform-detection-assumption"]
+    wheel_tag = tags(added("setup.py", "CU = f\"cu{torch.version.cuda.replace('.', '')}\""))
+    assert "platform-detection-assumption" in wheel_tag
+    # a print that feeds a shell variable decides what the script installs (seed 004)
+    captured = tags(added("tools/install_x.sh", 'CUDA=$(python -c "import torch; print(torch.version.cuda)")'))
+    assert "platform-detection-assumption" in captured
+    # an echo piped into a test is a decision, not a message
+    piped = tags(added("tools/check.sh", 'echo "$CUDA_VERSION" | grep -q "^12" && pip install x-cu12'))
+    assert "platform-detection-assumption" in piped

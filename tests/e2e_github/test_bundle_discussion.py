@@ -155,7 +155,10 @@ def test_full_report_discussion_risks_and_related(
     assert re.search(r"4 (?:条机器人通知|bot notices)", discussion), discussion
 
     risks = section(md, risks_heading)
-    tags_line = next(line for line in risks.splitlines() if "风险标记" in line or "Risk tags" in line)
+    # the top-level tags bullet, not the "N more in the risk tags" risk bullet
+    tags_line = next(
+        row for row in risks.splitlines() if row.startswith("- ") and ("风险标记" in row or "Risk tags" in row)
+    )
     for label in tag_labels:
         assert label in tags_line, tags_line
     assert "assert_lumen_available" in risks

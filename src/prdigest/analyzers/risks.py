@@ -68,6 +68,19 @@ _PLATFORM_PROBE = re.compile(
     r"\bnvidia-smi\b|\bCUDA_VERSION\b|\bnvcc\s+--version\b|"
     r"\bCUDA_HOME\b|\bROCM_VERSION\b|\brocm-smi\b"
 )
+# Probes that decide nothing at run time: a "#" line is a preprocessor guard in C-family
+# sources (fixed when the kernel is compiled) and a comment everywhere else.
+_HASH_LINE = re.compile(r"^\s*#")
+_C_FAMILY_PATH = re.compile(r"\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|cu|cuh|inl|ipp|tpp)$", re.I)
+_C_COMMENT_LINE = re.compile(r"^\s*(?://|/\*|\*)")
+# A statement that only prints or logs the value (Python, shell, C); the value is shown, not used.
+_PRINT_ONLY = re.compile(
+    r"^\s*(?:(?:print|pprint|printf|fprintf|console\.log)\s*\(|"
+    r"(?:[\w.]*\.)?(?:_?logger|_?log|logging|LOG)\.(?:debug|info|warning|warn|error|critical|exception|log)\s*\(|"
+    r"(?:echo|printf)\s)"
+)
+# ... unless the line goes on to act on what it printed (`echo $V | grep -q 12 && ...`).
+_CHAINED = re.compile(r"\|\||&&|\|\s*[\w-]|;\s*\S")
 _SECURITY_LINE = re.compile(
     r"shell\s*=\s*True|\beval\s*\(|\bexec\s*\(|pickle\.loads?\s*\(|yaml\.load\s*\((?!.*SafeLoader)|"
     r"\b(?:api[_-]?key|secret|password|passwd|credential|access[_-]?token|auth[_-]?token|private[_-]?key)\b|"
@@ -393,7 +406,7 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                         f"{where}: removed `{code}`",
                     )
                 continue
-            if _PLATFORM_PROBE.search(line.text):
+            if _PLATFORM_PROBE.search(line.text) and _decides_on_probe(change.path, line.text):
                 found.add(
                     "platform-detection-assumption",
                     "platform-detection-assumption.probe",
@@ -415,6 +428,16 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                 f"{change.path} is security-related",
                 "medium",
             )
+
+
+def _decides_on_probe(path: str, text: str) -> bool:
+    """False for a platform probe that cannot steer anything at run time: a compile-time
+    guard or comment, or a line that only prints/logs the probed value."""
+    if _HASH_LINE.match(text):
+        return False
+    if _C_FAMILY_PATH.search(path) and _C_COMMENT_LINE.match(text):
+        return False
+    return not (_PRINT_ONLY.match(text) and not _CHAINED.search(text))
 
 
 def _duplication_rules(found: _Collector, pr: PullRequest, files: FilesFacts, deps: DependenciesFacts) -> None:
@@ -542,9 +565,10 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
     )
 
 
+# v4: platform probes in compile-time guards, comments and print/log-only lines do not count
 ANALYZER = Analyzer(
     name="risks",
-    version="3",
+    version="4",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )

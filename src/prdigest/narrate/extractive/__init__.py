@@ -19,7 +19,8 @@ from prdigest.narrate.extractive.text import clean_title
 from prdigest.narrate.extractive.verdict import verdict_paragraph
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
-EXTRACTIVE_VERSION = "extractive-v4"
+# v5: risk bullets ordered by severity then kind, with a count of the ones cut
+EXTRACTIVE_VERSION = "extractive-v5"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

@@ -17,6 +17,29 @@ from prdigest.narrate.extractive.user_impact import source_reach, team_sentences
 from prdigest.render.evidence import risk_evidence
 
 MAX_RISKS = {"full": 8, "brief": 4}
+# Within one severity, the kinds a reader most needs come first: what reviewers flagged and
+# specific findings before the generic size/test/CI notes, so a cut loses the generic ones.
+TAG_PRIORITY = (
+    "unresolved-review-concern",
+    "error-message-regression",
+    "security-sensitive",
+    "variant-conflict",
+    "duplicated-logic-across-files",
+    "dependency-constraint-change",
+    "version-lock",
+    "future-version-regression-risk",
+    "public-api-change",
+    "platform-detection-assumption",
+    "runtime-image-impact",
+    "revert",
+    "dependency-upgrade",
+    "missing-regression-test",
+    "large-change",
+    "ci-change",
+    "ci-only-change",
+    "generated-or-lock-only",
+)
+_SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 MAX_MODULES = 4
 _IMAGE_TAGS = ("runtime-image-impact",)
@@ -24,38 +47,56 @@ _LOCK_TAGS = ("version-lock",)
 
 
 def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
-    found: list[str] = []
+    """The risk bullets, most important first; when some are cut, a last bullet says how many
+    (every tag is still listed in the report's risk tags)."""
+    ranked = sorted(enumerate(_ranked_bullets(facts, ph)), key=lambda item: (item[1][0], item[0]))
+    shown = [text for _, (_, text) in ranked[: MAX_RISKS[length]]]
+    cut = len(ranked) - len(shown)
+    if cut:
+        shown.append(ph.sentence(ph.say("risks", "more", count=cut)))
+    return shown
+
+
+def _rank(severity: str, kind: str) -> tuple[int, int]:
+    position = TAG_PRIORITY.index(kind) if kind in TAG_PRIORITY else len(TAG_PRIORITY)
+    return (_SEVERITY_RANK.get(severity, len(_SEVERITY_RANK)), position)
+
+
+def _ranked_bullets(facts: Facts, ph: Phrases) -> list[tuple[tuple[int, int], str]]:
+    found: list[tuple[tuple[int, int], str]] = []
     for tag in facts.risks.tags:
         label = tag.label_zh if ph.lang == "zh" else tag.label_en
         severity = ph.say("severity", tag.severity)
         evidence = risk_evidence(merged_lines(tag, ph), ph.labels) if tag.items else shorten(tag.evidence, 240)
         if evidence:
-            found.append(ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence)))
+            text = ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence))
         else:
-            found.append(ph.sentence(ph.say("risks", "tag_no_evidence", label=label, severity=severity)))
+            text = ph.sentence(ph.say("risks", "tag_no_evidence", label=label, severity=severity))
+        found.append((_rank(tag.severity, tag.tag), text))
     tagged = {t.tag for t in facts.risks.tags}
     if "future-version-regression-risk" not in tagged:
         for change in facts.dependencies.changes:
             if caps_removed(change) and change.after:
                 after = specifier(change.after, change.package)
-                found.append(ph.sentence(ph.say("risks", "future", after=after, package=change.package)))
+                text = ph.sentence(ph.say("risks", "future", after=after, package=change.package))
+                found.append((_rank("medium", "future-version-regression-risk"), text))
     for thread in facts.discussion.threads:
         # Unanswered correctness points already have their tag (unresolved-review-concern).
         covered = thread.kind == "correctness" and "unresolved-review-concern" in tagged
         if thread.kind in ("correctness", "design") and thread.outcome in ("no-reply", "unresolved") and not covered:
             who = ", ".join(dict.fromkeys(thread.participants or [q.author for q in thread.quotes])) or "?"
-            found.append(
-                ph.sentence(
-                    ph.say(
-                        "risks",
-                        "unanswered",
-                        kind=ph.say("thread_kind_words", thread.kind),
-                        who=who,
-                        topic=ph.quote(shorten(collapse(thread.topic), 160)),
-                    )
+            text = ph.sentence(
+                ph.say(
+                    "risks",
+                    "unanswered",
+                    kind=ph.say("thread_kind_words", thread.kind),
+                    who=who,
+                    topic=ph.quote(shorten(collapse(thread.topic), 160)),
                 )
             )
-    return found[: MAX_RISKS[length]]
+            # An unanswered point ranks as the tag it would carry (unresolved-review-concern).
+            found.append((_rank("medium", "unresolved-review-concern"), text))
+    return found
 
 
 def merged_lines(tag: RiskTag, ph: Phrases) -> RiskTag:

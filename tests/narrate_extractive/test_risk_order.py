@@ -1,0 +1,89 @@
+"""The risk bullets of a report: most severe first, review concerns and specific findings
+before generic ones, and a pointer to the risk tags when some bullets are cut."""
+
+from __future__ import annotations
+
+import pytest
+
+from prdigest.analyzers.risk_vocabulary import load_vocabulary
+from prdigest.models.facts import Facts, FileFact, FilesFacts, RisksFacts, RiskTag
+from prdigest.models.narrative import Lang, Length
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive import narrate_extractive
+
+REPO = "acme/widgets"
+SOURCE = FileFact(path="widgets/cache.py", category="source", module="cache", additions=30, deletions=5)
+
+# Listed least important first, the order in which a careless cut would lose the review point last.
+TAG_IDS = [
+    "large-change",
+    "missing-regression-test",
+    "ci-change",
+    "dependency-upgrade",
+    "generated-or-lock-only",
+    "platform-detection-assumption",
+    "dependency-constraint-change",
+    "duplicated-logic-across-files",
+    "error-message-regression",
+    "unresolved-review-concern",
+]
+
+
+def _tag(tag_id: str, severity: str | None = None) -> RiskTag:
+    vocab = load_vocabulary().tags[tag_id]
+    return RiskTag(
+        tag=tag_id,
+        label_zh=vocab.label_zh,
+        label_en=vocab.label_en,
+        evidence=f"evidence of {tag_id}",
+        severity=severity or vocab.severity,  # type: ignore[arg-type]
+    )
+
+
+def _risks(tags: list[RiskTag], lang: Lang, length: Length = "full") -> list[str]:
+    facts = Facts(
+        repository=REPO,
+        number=7,
+        files=FilesFacts(files=[SOURCE], total_files=1),
+        risks=RisksFacts(tags=tags),
+    )
+    pr = PullRequest(repository=REPO, number=7, title="fix: widget cache")
+    return narrate_extractive(pr, facts, [], lang, length).risks
+
+
+def _position(bullets: list[str], tag_id: str) -> int:
+    marker = f"evidence of {tag_id}"
+    return next(i for i, b in enumerate(bullets) if marker in b)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_nine_or_more_tags_keep_the_review_concern_and_say_how_many_were_cut(lang: Lang) -> None:
+    bullets = _risks([_tag(t) for t in TAG_IDS], lang)
+    shown = [t for t in TAG_IDS if any(f"evidence of {t}" in b for b in bullets)]
+    assert len(shown) == 8
+    assert "unresolved-review-concern" in shown
+    assert set(TAG_IDS) - set(shown) <= {"ci-change", "dependency-upgrade", "generated-or-lock-only", "large-change"}
+    # high before medium before low; within a severity, the fixed priority of kinds
+    order = [_position(bullets, t) for t in shown]
+    assert shown[order.index(min(order))] == "error-message-regression"
+    assert _position(bullets, "unresolved-review-concern") < _position(bullets, "duplicated-logic-across-files")
+    assert _position(bullets, "duplicated-logic-across-files") < _position(bullets, "dependency-constraint-change")
+    assert _position(bullets, "dependency-constraint-change") < _position(bullets, "platform-detection-assumption")
+    assert _position(bullets, "platform-detection-assumption") < _position(bullets, "missing-regression-test")
+    assert len(bullets) == 9
+    expected = "另有 2 项风险见风险标记。" if lang == "zh" else "2 more in the risk tags."
+    assert bullets[-1] == expected
+
+
+def test_severity_raised_by_a_rule_outranks_the_kind_priority() -> None:
+    tags = [_tag("unresolved-review-concern"), _tag("large-change", "high")]
+    bullets = _risks(tags, "en")
+    assert _position(bullets, "large-change") < _position(bullets, "unresolved-review-concern")
+    assert len(bullets) == 2  # nothing cut, no pointer
+
+
+def test_brief_report_keeps_four_and_points_to_the_rest() -> None:
+    bullets = _risks([_tag(t) for t in TAG_IDS], "en", "brief")
+    assert len(bullets) == 5
+    assert bullets[-1] == "6 more in the risk tags."
+    assert any("evidence of unresolved-review-concern" in b for b in bullets[:4])
