@@ -58,3 +58,20 @@ def test_lineage_story(tmp_path: Path, seeds: Any) -> None:
         ]
         assert outgoing[0].title == "Add humming-kernels support"
         assert outgoing[2].title == ""  # not stored: no title invented
+
+
+def test_notes_carry_the_target_kind(tmp_path: Path) -> None:
+    issue_ref = Reference(repository=REPO, number=700, target_kind="issue", relation="fixes", evidence="Fixes #700")
+    vague_ref = Reference(repository=REPO, number=701, target_kind="unknown", relation="mentions", evidence="see #701")
+    stored_ref = Reference(repository=REPO, number=702, target_kind="unknown", relation="mentions", evidence="#702")
+    source = PullRequest(repository=REPO, number=710, title="Fix the loader")
+    stored = PullRequest(repository=REPO, number=702, title="Earlier loader change")
+    with Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}") as store:
+        store.upsert_prs([source, stored])
+        refs = ReferencesFacts(references=[issue_ref, vague_ref, stored_ref])
+        _save(store, source, Facts(repository=REPO, number=710, references=refs))
+        outgoing = related_from_store(store, REPO, 710)
+        # a stored record with the number is a pull request even when the text did not say
+        assert [(n.number, n.kind) for n in outgoing] == [(700, "issue"), (701, "unknown"), (702, "pr")]
+        incoming = related_from_store(store, REPO, 702)
+        assert [(n.number, n.kind) for n in incoming] == [(710, "pr")]

@@ -66,6 +66,14 @@ _ORDINAL_WORDS = re.compile(
     r"runs?|builds?|jobs?|workflows?|pipelines?)\s*$",
     re.I,
 )
+# "PR #1 of the suggested sequence", "#2 of 3", "#3/5": a position in a series, not a reference.
+_ORDINAL_AFTER = re.compile(
+    r"\s*(?:/\s*\d{1,3}\b|of\s+(?:\d{1,3}\b|(?:the|a|an|this|that|our|my|its|their)\s+(?:[\w-]+\s+){0,3}"
+    r"(?:sequence|series|stack|plan|list|set|steps?|parts?|phases?|stages?|roadmap|chain|prs|pull requests|"
+    r"patch(?:es|set)?|changes|rollout|migration|refactor)\b))",
+    re.I,
+)
+_MAX_ORDINAL = 100  # "#4321 of the series" is still a PR of that series: positions are small
 # A Markdown link "[text](url)": a `#N` in its text names whatever the URL points at.
 _MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{1,2000})(?:\s+\"[^\"\n]*\")?\)")
 # Where a link's URL names a pull request or issue (absolute or relative): its text may cite it.
@@ -142,6 +150,8 @@ def find_raw_refs(text: str) -> list[RawRef]:
                 continue
             if _ORDINAL_WORDS.search(text[max(0, match.start() - 20) : match.start()]):
                 continue
+            if int(match.group("num")) < _MAX_ORDINAL and _ORDINAL_AFTER.match(text, match.end()):
+                continue
             if pattern is SHORT_FORM and match.group("num") in link_numbers:
                 continue
             _add(found, None, match.group("num"), "unknown", match.start(), match.end())
@@ -166,7 +176,10 @@ _CUES: tuple[tuple[Relation, str], ...] = (
     (
         "mentions",
         r"\b(?:fixed|resolved|addressed|closed) (?:by|in)\b|\bduplicate of\b|\bsee(?: also)?\b|\bcf\.|"
-        r"\brelated(?: to)?\b|\bsimilar to\b|\bsame as\b|\bper\b|参见|详见",
+        r"\brelated(?: to)?\b|\bsimilar to\b|\bsame as\b|\bper\b|参见|详见|"
+        # "guards added in #1 / relanded in #2": a participle telling where something else was
+        # restored; this PR would say "relands #2".
+        r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b",
     ),
     ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|回退|撤销"),
     (
@@ -287,6 +300,8 @@ def relation_before(
     clause_begin = 0
     for match in _CLAUSE_BREAK.finditer(text, max(0, ref.start - 120), ref.start):
         clause_begin = match.end()
+    clause_floor = clause_begin
+    previous_end = previous.end if previous is not None else 0
     clause_begin = max(clause_begin, ref.start - _CUE_WINDOW)
     if previous is not None and previous.end > clause_begin:
         between = text[previous.end : ref.start]
@@ -304,6 +319,8 @@ def relation_before(
     if best is None:
         return "mentions"
     cue_start, cue_end = best[3], best[0]
+    if best[2] == "reverted-by" and _acts_on_an_object(text, max(clause_floor, previous_end), cue_start):
+        return "root-cause-in"
     if best[2] != "root-cause-in" and _names_the_noun(text, clause_begin, cue_start, cue_end, ref.start):
         return "mentions"
     if (
@@ -314,6 +331,21 @@ def relation_before(
     ):
         return "mentions"
     return best[2]
+
+
+# "restore the pin accidentally rolled back in #3759", "fix the guard reverted in #12": when this
+# PR's own verb comes first, the participle describes its object, so the reference is where
+# the thing being restored or fixed was broken; this PR itself was not reverted.
+_OWN_ACTION = re.compile(
+    r"\brestor(?:e|es|ing)\b|\bre-?land(?:s|ing)?\b|\bre-?appl(?:y|ies|ying)\b|\bbring(?:s|ing)? back\b|"
+    r"\bre-?introduc(?:e|es|ing)\b|\bfix(?:es|ing)?\b|\bresolv(?:e|es|ing)\b|\breinstat(?:e|es|ing)\b|"
+    r"\bre-?add(?:s|ing)?\b|\brevert(?:s|ing)?\b|恢复|修复|重新引入",
+    re.I,
+)
+
+
+def _acts_on_an_object(text: str, clause_begin: int, cue_start: int) -> bool:
+    return _OWN_ACTION.search(text, clause_begin, cue_start) is not None
 
 
 # "the v0.6.16 revert (#4246)", "a follow-up (#12)": the reference in parentheses right after a

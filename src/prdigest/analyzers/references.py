@@ -225,4 +225,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="3", run=_run, requires=())
+ANALYZER = Analyzer(name="references", version="4", run=_run, requires=())

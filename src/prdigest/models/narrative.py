@@ -72,6 +72,7 @@ class RelatedNote(_Prose):
     title: str = ""
     relation: str
     note: str
+    kind: str = "pr"  # pr | issue | unknown: what the target is, for "PR #N" / "Issue #N" / "#N"
 
 
 class NarrationCost(_Prose):

@@ -34,6 +34,8 @@ def related_from_store(store: Store, repository: str, number: int) -> list[Relat
                 title=title,
                 relation=link.relation,
                 note=link.evidence,
+                # a stored record with that number is a pull request whatever the text said
+                kind="pr" if title else link.target_kind,
             )
         )
     for link in facts_store.links_to(store, repository, number):

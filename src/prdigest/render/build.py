@@ -128,6 +128,10 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
                 relation=r.relation,
                 relation_label=lab.relation(r.relation),
                 note=r.note,
+                kind=r.kind,
+                target_label=lab.related_target(
+                    r.kind, r.number, None if r.repository.lower() == pr.repository.lower() else r.repository
+                ),
             )
             for r in narrative.related
         ],

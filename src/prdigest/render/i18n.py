@@ -58,6 +58,12 @@ class Labels:
         """The label of a vocabulary item, or the item itself when unknown."""
         return self.tables[table].get(key, key)
 
+    def related_target(self, kind: str, number: int, repository: str | None = None) -> str:
+        """ "PR #12", "Issue #12" or plain "#12" by what the target is; `repository` when it is another one's."""
+        key = f"related_{kind}" if kind in ("pr", "issue") else "related_unknown"
+        ref = f"{repository}#{number}" if repository else f"#{number}"
+        return self.text(key).format(ref=ref)
+
     def verdict(self, level: str) -> str:
         return self.lookup("verdicts", level)
 

@@ -159,10 +159,11 @@ def render_report_markdown(report: Report) -> str:
     if not report.related:
         lines.append(block(lab.text("no_related")))
     for rel in report.related:
-        ref = f"#{rel.number}" if rel.repository.lower() == h.repository.lower() else f"{rel.repository}#{rel.number}"
+        other = None if rel.repository.lower() == h.repository.lower() else rel.repository
+        ref = rel.target_label or lab.related_target(rel.kind, rel.number, other)
         title = f" {inline(rel.title)}" if rel.title else ""
         relation = f"{lab.text('lparen')}{inline(rel.relation_label)}{lab.text('rparen')}"
-        lines.append(f"- PR {inline(ref)}{title}{relation}: {inline(rel.note)}")
+        lines.append(f"- {inline(ref)}{title}{relation}: {inline(rel.note)}")
     lines += ["", "---", ""]
     lines.append(_narrator_line(report, lab))
     if report.omitted_from_prompt:

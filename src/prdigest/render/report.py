@@ -135,6 +135,8 @@ class RelatedItem(_Part):
     relation: str
     relation_label: str
     note: str = ""
+    kind: str = "pr"  # pr | issue | unknown
+    target_label: str = ""  # "PR #12", "Issue #12", "o/r#12": how the target is named
 
 
 class Verdict(_Part):

@@ -39,7 +39,13 @@ def related_notes(facts: Facts, related: list[RelatedNote], length: Length, ph: 
             continue
         seen.add(key)
         merged.append(
-            RelatedNote(repository=ref.repository, number=ref.number, relation=ref.relation, note=ref.evidence)
+            RelatedNote(
+                repository=ref.repository,
+                number=ref.number,
+                relation=ref.relation,
+                note=ref.evidence,
+                kind=ref.target_kind,
+            )
         )
     return [_phrase(note, ph) for note in merged[: MAX_RELATED[length]]]
 

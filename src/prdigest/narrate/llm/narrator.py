@@ -284,6 +284,7 @@ def _section(
                     title=titles.get(ref.number, ""),
                     relation=ref.relation,
                     note=clean(item.note),
+                    kind=ref.target_kind,
                 )
             )
         return {"related": notes}, dropped

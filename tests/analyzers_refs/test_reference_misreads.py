@@ -1,0 +1,48 @@
+"""Sentences once misread on real repositories, rewritten in our own words."""
+
+from __future__ import annotations
+
+from prdigest.analyzers.references import extract_references, references_in_text
+from prdigest.models.pullrequest import PullRequest
+
+REPO = "o/r"
+
+
+def _relations(text: str, is_subject: bool = False) -> dict[int, str]:
+    return {r.number: r.relation for r in references_in_text(text, REPO, is_subject=is_subject)}
+
+
+def test_a_participle_after_our_verb_describes_the_object_not_this_pr() -> None:
+    title = "fix(ci): restore the cutlass version bump mistakenly rolled back in #812"
+    assert _relations(title, is_subject=True) == {812: "root-cause-in"}
+    assert _relations("Fixes the fallback path reverted in #90 by accident.") == {90: "root-cause-in"}
+    # this PR as the subject still reads as reverted
+    assert _relations("This PR was rolled back in #91. Reverted by #92.") == {91: "reverted-by", 92: "reverted-by"}
+
+
+def test_the_lineage_does_not_invert_an_object_participle() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=900,
+        title="build: restore the submodule pin accidentally rolled back in #812",
+        body="The pin was set by #700.",
+    )
+    refs = {r.number: r.relation for r in extract_references(pr).references}
+    assert refs == {812: "root-cause-in", 700: "mentions"}
+
+
+def test_relanded_in_is_where_something_else_came_back() -> None:
+    text = "The fast path added in #300 / relanded in #310 breaks on old drivers. Also restored in #320."
+    assert _relations(text) == {300: "mentions", 310: "mentions", 320: "mentions"}
+    assert _relations("Relands #310 with a guard.") == {310: "restores"}
+
+
+def test_a_position_in_a_series_is_no_reference() -> None:
+    text = (
+        "Part of the cache clean-up (PR #2 of the planned series). "
+        "This is #3 of 5, and #4/5 follows. Fixes #66 of the tracker? No: fixes #67."
+    )
+    numbers = [r.number for r in references_in_text(text, REPO)]
+    assert numbers == [66, 67]
+    # a real PR number followed by "of the series" is still that PR
+    assert [r.number for r in references_in_text("Merged #4312 of the series first.", REPO)] == [4312]
