@@ -75,6 +75,18 @@ def collapse(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary when there is one, with an ellipsis."""
+    text = collapse(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
 def is_bot_heading(title: str) -> bool:
     """Whether a heading opens a section a review bot wrote."""
     return _BOT_HEADING.search(title) is not None

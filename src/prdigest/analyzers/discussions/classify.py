@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.pr_text import shorten
 from prdigest.models.facts import ThreadKind
 
 _KEYWORDS: dict[ThreadKind, re.Pattern[str]] = {
@@ -92,17 +93,6 @@ def clean_markup(text: str, drop_quotes: bool = False) -> str:
     if drop_quotes:
         text = _QUOTE_LINE.sub(" ", text)
     return text
-
-
-def shorten(text: str, limit: int) -> str:
-    text = _SPACES.sub(" ", text).strip()
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:") + "…"
 
 
 def topic_of(text: str, limit: int = 100) -> str:

@@ -18,6 +18,7 @@ from prdigest.analyzers.pr_text import HEADING as _HEADING
 from prdigest.analyzers.pr_text import HTML_COMMENT as _HTML_COMMENT
 from prdigest.analyzers.pr_text import BodySections, section_for, split_body, strip_emphasis
 from prdigest.analyzers.pr_text import collapse as collapse
+from prdigest.analyzers.pr_text import shorten as shorten
 
 # A sentence that says what the PR does, in the author's words.
 _THIS_PR = re.compile(
@@ -80,18 +81,6 @@ _SIGNALS = (
     "问题",
     "原因",
 )
-
-
-def shorten(text: str, limit: int) -> str:
-    """At most `limit` characters, cut at a word boundary when there is one, with an ellipsis."""
-    text = collapse(text)
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:") + "…"
 
 
 def clean_title(title: str) -> str:

@@ -19,11 +19,8 @@ from prdigest.errors import SourceError
 from prdigest.sources.git.runner import first_line, open_git_stream, widen_pipe
 
 LOG_FORMAT = "--format=%x00%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%P%x1f%B%x1e"
-# Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
-PATCH_FLAGS: tuple[str, ...] = (
-    "-p",
-    "--first-parent",
-    "--diff-merges=first-parent",
+# How every diff is asked for (log and refs alike): plain, unabridged, renames found.
+DIFF_FLAGS: tuple[str, ...] = (
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
@@ -31,8 +28,9 @@ PATCH_FLAGS: tuple[str, ...] = (
     "--full-index",
     "--src-prefix=a/",
     "--dst-prefix=b/",
-    "--encoding=UTF-8",
 )
+# Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
+PATCH_FLAGS: tuple[str, ...] = ("-p", "--first-parent", "--diff-merges=first-parent", *DIFF_FLAGS, "--encoding=UTF-8")
 _READ_SIZE = 1 << 20
 _QUEUED_CHUNKS = 16
 

@@ -12,22 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
-from prdigest.sources.git.log_stream import LOG_FORMAT, RawCommit, split_records
+from prdigest.sources.git.log_stream import DIFF_FLAGS, LOG_FORMAT, RawCommit, split_records
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import run_git
 
 _PULL_REF = re.compile(r"^refs/(?:remotes/[^/]+/)?pull/(?P<number>[1-9][0-9]{0,9})/head$")
 # git's well-known empty tree: the base of a ref that shares no history with the branch.
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-DIFF_FLAGS: tuple[str, ...] = (
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "-M",
-    "--full-index",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-)
 
 
 @dataclass(frozen=True, slots=True)
