@@ -6,29 +6,18 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
 
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.render.i18n import labels
-from prdigest.text import printable_values
+from prdigest.render.report import PrintablePart
 
 FEED_SCHEMA_VERSION = 1
 
 
-class _Clean(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    # Titles and paragraphs quote untrusted PR text: control characters are neutralized
-    # here, once, for every renderer (Markdown, HTML, JSON, Atom).
-    @field_validator("*", mode="before")
-    @classmethod
-    def _printable(cls, value: object) -> object:
-        return printable_values(value)
-
-
-class FeedItem(_Clean):
+class FeedItem(PrintablePart):
     repository: str
     number: int
     title: str = Field(description="in the output language when an LLM wrote it, else the PR's own title")
@@ -49,7 +38,7 @@ class FeedItem(_Clean):
         return self.merged_at or self.created_at
 
 
-class Feed(_Clean):
+class Feed(PrintablePart):
     schema_version: int = FEED_SCHEMA_VERSION
     repository: str
     lang: Lang

@@ -18,18 +18,18 @@ from prdigest.text import printable_values
 REPORT_SCHEMA_VERSION = 1
 
 
-class _Part(BaseModel):
+class PrintablePart(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    # Every string of a report comes from, or may quote, untrusted PR text (titles, paths,
-    # LLM prose): control characters are neutralized once here, for every renderer.
+    # Every string of a report or feed comes from, or may quote, untrusted PR text (titles,
+    # paths, LLM prose): control characters are neutralized once here, for every renderer.
     @field_validator("*", mode="before")
     @classmethod
     def _printable(cls, value: object) -> object:
         return printable_values(value)
 
 
-class Header(_Part):
+class Header(PrintablePart):
     repository: str
     number: int
     title: str
@@ -41,17 +41,17 @@ class Header(_Part):
     url: str | None = None
 
 
-class Summary(_Part):
+class Summary(PrintablePart):
     one_line: str
     recommendation: str
 
 
-class Step(_Part):
+class Step(PrintablePart):
     title: str
     detail: str
 
 
-class KeyFile(_Part):
+class KeyFile(PrintablePart):
     path: str
     previous_path: str | None = None
     status: str = "modified"
@@ -66,14 +66,14 @@ class KeyFile(_Part):
     role: str = ""
 
 
-class KeySymbol(_Part):
+class KeySymbol(PrintablePart):
     name: str
     path: str
     kind: str
     change: str
 
 
-class KeyExcerpt(_Part):
+class KeyExcerpt(PrintablePart):
     path: str
     role: str = ""
     language: str | None = None
@@ -84,13 +84,13 @@ class KeyExcerpt(_Part):
     truncated: bool = False
 
 
-class Highlight(_Part):
+class Highlight(PrintablePart):
     topic: str
     who: str
     summary: str
 
 
-class ThreadLine(_Part):
+class ThreadLine(PrintablePart):
     topic: str
     kind: str
     kind_label: str
@@ -99,7 +99,7 @@ class ThreadLine(_Part):
     note: str = ""
 
 
-class Discussion(_Part):
+class Discussion(PrintablePart):
     overview: str = Field(description="counts stated plainly: review comments, bot notices, approvals")
     highlights: list[Highlight] = Field(default_factory=list)
     threads: list[ThreadLine] = Field(default_factory=list)
@@ -109,26 +109,26 @@ class Discussion(_Part):
     approvals: list[str] = Field(default_factory=list)
 
 
-class RiskTagItem(_Part):
+class RiskTagItem(PrintablePart):
     tag: str
     label: str = Field(description="tag label in the output language")
     severity: Literal["low", "medium", "high"] = "low"
     evidence: str = ""
 
 
-class Impact(_Part):
+class Impact(PrintablePart):
     users: str = ""
     system: str = ""
     team: str = ""
 
 
-class RisksAndImpact(_Part):
+class RisksAndImpact(PrintablePart):
     risks: list[str] = Field(default_factory=list)
     impact: Impact = Field(default_factory=Impact)
     tags: list[RiskTagItem] = Field(default_factory=list)
 
 
-class RelatedItem(_Part):
+class RelatedItem(PrintablePart):
     repository: str
     number: int
     title: str = ""
@@ -139,7 +139,7 @@ class RelatedItem(_Part):
     target_label: str = ""  # "PR #12", "Issue #12", "o/r#12": how the target is named
 
 
-class Verdict(_Part):
+class Verdict(PrintablePart):
     level: Literal["read-in-depth", "quick-read", "skip"]
     label: str
     score: float = 0.0
@@ -147,7 +147,7 @@ class Verdict(_Part):
     paragraph: str = Field(default="", description="the feed paragraph: verdict first, then why")
 
 
-class NarratorInfo(_Part):
+class NarratorInfo(PrintablePart):
     narrator: Literal["extractive", "llm"]
     model: str | None = None
     tokens_in: int = 0
@@ -158,7 +158,7 @@ class NarratorInfo(_Part):
     removed_mentions: int = 0
 
 
-class Report(_Part):
+class Report(PrintablePart):
     """One pull request's report in one language and length."""
 
     schema_version: int = REPORT_SCHEMA_VERSION
