@@ -198,21 +198,13 @@ class Store:
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(pull_requests.c.record)
-                .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-                .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
-            ).first()
+            row = connection.execute(_one_pr(select(pull_requests.c.record), repository, number)).first()
         if row is None:
             raise NotFound(f"no pull request {repository}#{number} in the database")
         return PullRequest.model_validate_json(row[0])
 
     def pr_id(self, connection: Connection, repository: str, number: int) -> int:
-        row = connection.execute(
-            select(pull_requests.c.id)
-            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-            .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
-        ).first()
+        row = connection.execute(_one_pr(select(pull_requests.c.id), repository, number)).first()
         if row is None:
             raise NotFound(f"no pull request {repository}#{number} in the database")
         return int(row[0])
@@ -428,6 +420,13 @@ def _summary_query(repository: str | None, since: datetime | None, until: dateti
     if until is not None:
         query = query.where(func.coalesce(pull_requests.c.merged_at, pull_requests.c.created_at) < to_naive_utc(until))
     return query
+
+
+def _one_pr(query: Any, repository: str, number: int) -> Any:
+    """``query`` narrowed to one PR, found by repository name and number."""
+    return query.join(repositories, repositories.c.id == pull_requests.c.repository_id).where(
+        and_(repositories.c.full_name == repository, pull_requests.c.number == number)
+    )
 
 
 def _summary(row: Any) -> PRSummary:
