@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -41,6 +42,29 @@ def test_demo_command_syncs_analyzes_and_publishes(tmp_path: Path) -> None:
     zh = [p for p in reports.rglob("*.md") if "zh" in p.as_posix()]
     assert zh, "no Chinese report written"
     assert any("执行摘要" in p.read_text(encoding="utf-8") for p in zh)
+    _compare_with_golden(reports)
+
+
+GOLDEN_DEMO = ROOT / "tests" / "golden" / "demo"
+
+
+def _compare_with_golden(reports: Path) -> None:
+    """Every file the demo publishes, byte for byte, against ``tests/golden/demo``.
+
+    A change of behaviour shows here as a reviewed diff of real reports: regenerate with
+    ``PRDIGEST_UPDATE_GOLDEN=1`` and read what changed before committing it.
+    """
+    written = {p.relative_to(reports).as_posix(): p.read_bytes() for p in reports.rglob("*") if p.is_file()}
+    if os.environ.get("PRDIGEST_UPDATE_GOLDEN") == "1":
+        shutil.rmtree(GOLDEN_DEMO, ignore_errors=True)
+        for name, data in written.items():
+            (GOLDEN_DEMO / name).parent.mkdir(parents=True, exist_ok=True)
+            (GOLDEN_DEMO / name).write_bytes(data)
+        return
+    expected = {p.relative_to(GOLDEN_DEMO).as_posix(): p.read_bytes() for p in GOLDEN_DEMO.rglob("*") if p.is_file()}
+    assert sorted(written) == sorted(expected), "the demo wrote a different set of files"
+    changed = [name for name in sorted(written) if written[name] != expected[name]]
+    assert not changed, f"{len(changed)} demo outputs differ from tests/golden/demo, first: {changed[:5]}"
 
 
 def _readme_command_lines() -> list[str]:
