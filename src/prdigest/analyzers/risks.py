@@ -3,8 +3,8 @@
 `derive_risk_tags` is a pure function of the PR and the other analyzers' facts; every
 rule names the fact that triggered it (file:line, symbol, package, finding). One tag per
 id: evidence of up to three triggers is joined, and the highest severity is kept (a
-rule starts from the vocabulary's default and may raise it). Tag ids and labels come
-from ``data/risk_tags.toml`` (see `risk_vocabulary`).
+rule starts from the vocabulary's default and may raise it). Tag ids come from
+``data/risk_tags.toml`` (see `risk_vocabulary`), their stored labels from `prdigest.words`.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from prdigest.models.facts import (
     TestsCIFacts,
 )
 from prdigest.models.pullrequest import FileStatus, PullRequest
+from prdigest.words.recorded import labels_to_record
 
 _CONSTRAINT_KINDS = frozenset(
     {
@@ -181,14 +182,15 @@ class _Collector:
     def tags(self) -> list[RiskTag]:
         result: list[RiskTag] = []
         for tag, items in self.triggers.items():
-            spec = self.vocabulary.get(tag)
+            self.vocabulary.get(tag)  # an id outside the vocabulary is a bug: say so here
+            label_zh, label_en = labels_to_record(tag)
             more = max(0, len(items) - MAX_TRIGGERS)
             shown = "; ".join(t.english for t in items[:MAX_TRIGGERS]) + (f" (+{more} more)" if more else "")
             result.append(
                 RiskTag(
                     tag=tag,
-                    label_zh=spec.label_zh,
-                    label_en=spec.label_en,
+                    label_zh=label_zh,
+                    label_en=label_en,
                     evidence=shown,
                     severity=self.severity[tag],
                     items=[t.evidence for t in items[:MAX_TRIGGERS]],
