@@ -109,8 +109,8 @@ VERY_LARGE_LINES = 5000  # ... and past this, medium severity
 MAX_TRIGGERS = 3  # triggers shown per tag; the rest are counted
 MIN_DUPLICATED_LITERAL = 12  # shorter quoted values ("utf-8", "cuda") repeat for no reason
 
-# Every evidence template the rules emit, ``<tag>.<variant>``; the renderers' label files
-# hold a sentence for each (tests/i18n checks that none is missing).
+# Every evidence template the rules emit, ``<tag>.<variant>``; the label files (prdigest/words/<lang>/labels.toml)
+# hold a sentence for each (tests/words checks that none is missing).
 EVIDENCE_TEMPLATES = frozenset(
     {
         "dependency-constraint-change.change",
