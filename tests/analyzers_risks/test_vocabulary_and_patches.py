@@ -14,6 +14,7 @@ from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.risk_vocabulary import load_vocabulary, parse_vocabulary
 from prdigest.errors import ConfigError
 from prdigest.models.pullrequest import FileChange
+from prdigest.words import labels, languages, words
 
 
 def test_packaged_vocabulary_covers_every_tag_the_rules_use() -> None:
@@ -22,9 +23,11 @@ def test_packaged_vocabulary_covers_every_tag_the_rules_use() -> None:
     used = set(re.findall(r'found\.add\(\s*"([a-z-]+)"', source))
     assert used, "rules must name tags"
     assert used <= set(vocabulary.tags)
-    assert vocabulary.get("runtime-image-impact").label_zh == "运行时镜像影响"
-    assert vocabulary.get("future-version-regression-risk").label_en == "future-version regression risk"
-    assert all(spec.label_zh and spec.label_en and spec.description for spec in vocabulary.tags.values())
+    assert labels("zh").risk_tag("runtime-image-impact") == "运行时镜像影响"
+    assert labels("en").risk_tag("future-version-regression-risk") == "future-version regression risk"
+    assert all(spec.description for spec in vocabulary.tags.values())
+    for lang in languages():  # every tag has a name in every language
+        assert set(vocabulary.tags) == set(words(lang).table("risk_tags", "risk_tags")), lang
 
 
 @pytest.mark.parametrize(
@@ -32,9 +35,9 @@ def test_packaged_vocabulary_covers_every_tag_the_rules_use() -> None:
     [
         "not = [toml",
         "x = 1",
-        '[[tag]]\nid = "a"\nlabel_zh = "甲"\nlabel_en = "a"\ndescription = "d"\nseverity = "urgent"\n',
-        '[[tag]]\nid = "a"\nlabel_zh = ""\nlabel_en = "a"\ndescription = "d"\nseverity = "low"\n',
-        '[[tag]]\nid = "a"\nlabel_zh = "甲"\nlabel_en = "a"\ndescription = "d"\nseverity = "low"\n' * 2,
+        '[[tag]]\nid = "a"\ndescription = "d"\nseverity = "urgent"\n',
+        '[[tag]]\nid = "a"\ndescription = ""\nseverity = "low"\n',
+        '[[tag]]\nid = "a"\ndescription = "d"\nseverity = "low"\n' * 2,
     ],
 )
 def test_bad_vocabulary_is_reported(text: str) -> None:
@@ -44,7 +47,7 @@ def test_bad_vocabulary_is_reported(text: str) -> None:
 
 def test_vocabulary_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "tags.toml"
-    path.write_text('[[tag]]\nid = "x"\nlabel_zh = "叉"\nlabel_en = "x"\ndescription = "d"\nseverity = "high"\n')
+    path.write_text('[[tag]]\nid = "x"\ndescription = "d"\nseverity = "high"\n')
     vocabulary = load_vocabulary(path)
     assert list(vocabulary.tags) == ["x"]
     with pytest.raises(ConfigError):

@@ -9,7 +9,7 @@ from tests.e2e.driver import Cli
 from tests.e2e.repos import RELAX_PR, STORY_REPO
 
 from prdigest.render.evidence import key_reason, risk_evidence
-from prdigest.render.i18n import labels
+from prdigest.words import DEFAULT_LANG, labels
 
 RELAX = f"{STORY_REPO}#{RELAX_PR}"
 
@@ -20,8 +20,8 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
     facts = Facts.model_validate(run_cli.facts(RELAX, story_db))
     tag = next(t for t in facts.risks.tags if t.tag == "missing-regression-test")
     key = next(f for f in facts.files.files if f.is_key)
-    zh_out = run_cli("facts", RELAX, "--lang", "zh", "--db", story_db).stdout
-    en_out = run_cli("facts", RELAX, "--db", story_db).stdout
+    zh_out = run_cli("facts", RELAX, "--db", story_db).stdout  # default: the default language, as report/feed
+    en_out = run_cli("facts", RELAX, "--lang", "en", "--db", story_db).stdout
 
     zh_sentence = risk_evidence(tag, labels("zh"))
     assert "没有配套测试" in zh_sentence  # the Chinese sentence, not the English fallback
@@ -32,7 +32,8 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
     assert key.key_reason not in zh_out
     assert "风险值得关注" in zh_out  # verdict reasons too
 
-    assert risk_evidence(tag, labels("en")) in en_out  # default: English
+    assert zh_out == run_cli("facts", RELAX, "--lang", DEFAULT_LANG, "--db", story_db).stdout
+    assert risk_evidence(tag, labels("en")) in en_out
     assert key_reason(key, labels("en")) in en_out
     assert "没有配套测试" not in en_out
 

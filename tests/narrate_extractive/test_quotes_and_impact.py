@@ -18,10 +18,10 @@ from prdigest.models.facts import (
     SymbolChange,
     SymbolsFacts,
 )
-from prdigest.models.narrative import Lang
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.narrate.extractive.text import key_sentences, sentences, summary_sentence
+from prdigest.words import Lang
 
 REPO = "acme/widgets"
 SOURCE = FileFact(path="widgets/cache.py", category="source", module="cache", additions=30, deletions=5)

@@ -7,9 +7,10 @@ import pytest
 
 from prdigest.analyzers.risk_vocabulary import load_vocabulary
 from prdigest.models.facts import Facts, FileFact, FilesFacts, RisksFacts, RiskTag
-from prdigest.models.narrative import Lang, Length
+from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive import narrate_extractive
+from prdigest.words import Lang, labels
 
 REPO = "acme/widgets"
 SOURCE = FileFact(path="widgets/cache.py", category="source", module="cache", additions=30, deletions=5)
@@ -33,8 +34,8 @@ def _tag(tag_id: str, severity: str | None = None) -> RiskTag:
     vocab = load_vocabulary().tags[tag_id]
     return RiskTag(
         tag=tag_id,
-        label_zh=vocab.label_zh,
-        label_en=vocab.label_en,
+        label_zh=labels("zh").risk_tag(tag_id),
+        label_en=labels("en").risk_tag(tag_id),
         evidence=f"evidence of {tag_id}",
         severity=severity or vocab.severity,  # type: ignore[arg-type]
     )

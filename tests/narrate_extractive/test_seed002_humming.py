@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from prdigest.models.narrative import Lang, RelatedNote
+from prdigest.models.narrative import RelatedNote
 from prdigest.narrate.extractive import narrate_extractive
+from prdigest.words import Lang
 
 HUMMING = "vllm/model_executor/layers/quantization/humming.py"
 

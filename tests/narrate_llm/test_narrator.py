@@ -21,9 +21,10 @@ from tests.narrate_llm.conftest import (
     sample_pr,
 )
 
-from prdigest.models.narrative import Lang, Narrative
+from prdigest.models.narrative import Narrative
 from prdigest.narrate.llm import PROMPT_VERSION, LLMNarrator, NarrationJob
 from prdigest.narrate.llm.schema import ALL_SECTIONS
+from prdigest.words import Lang
 
 
 class RecordingSleep:

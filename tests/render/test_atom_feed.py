@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from prdigest.models.narrative import Lang
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.atom import ATOM_NS, render_feed_atom
 from prdigest.render.feed import build_feed
+from prdigest.words import Lang
 
 NS = {"a": ATOM_NS}
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from prdigest.models.narrative import Lang
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
@@ -16,6 +15,7 @@ from prdigest.render.feed import build_feed
 from prdigest.render.html import render_feed_html, render_report_html
 from prdigest.render.json_schema import render_feed_json, render_report_json
 from prdigest.render.markdown import render_feed_markdown, render_report_markdown
+from prdigest.words import Lang
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 TITLE = "Fix \x1b[2J\x1b]0;pwned\x07 the spacing"

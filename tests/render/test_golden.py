@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from prdigest.models.narrative import Lang, Length
+from prdigest.models.narrative import Length
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
@@ -19,6 +19,7 @@ from prdigest.render.feed import build_feed
 from prdigest.render.html import render_feed_html, render_report_html
 from prdigest.render.json_schema import render_feed_json, render_report_json
 from prdigest.render.markdown import render_feed_markdown, render_report_markdown
+from prdigest.words import Lang
 
 GOLDEN = Path(__file__).with_name("golden")
 UPDATE = os.environ.get("PRDIGEST_UPDATE_GOLDEN") == "1"

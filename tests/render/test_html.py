@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from prdigest.models.narrative import Lang
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
 from prdigest.render.html import render_feed_html, render_report_html, safe_url
+from prdigest.words import Lang
 
 
 class _Tags(HTMLParser):

@@ -18,8 +18,8 @@ are put in front of the defaults, so they win::
     [languages]                   # glob -> language name
     "*.tpl" = "jinja"
 
-    [module_names_zh]             # module -> Chinese name, for reports
-    "v1 engine core" = "V1 引擎核心"
+    [module_names_zh]             # accepted for older rules files and not shown: module
+    "v1 engine core" = "V1 引擎核心" # names in reports come from prdigest.words (labels [modules])
 
 For each field the first matching rule that sets it wins, so a repository rule may set
 only ``module`` and keep the default category and type. Globs: ``*`` and ``?`` stay within
@@ -165,9 +165,6 @@ class RuleSet:
             found = self._ci[path] = any(glob.matches(path) for glob in self.ci_paths)
         return found
 
-    def module_zh(self, module: str) -> str | None:
-        return self.module_names_zh.get(module)
-
 
 def _problem(where: str, message: str) -> ConfigError:
     return ConfigError(f"{where}: {message}")
@@ -278,8 +275,3 @@ def load_rules_file(path: Path) -> dict[str, object]:
         raise ConfigError(f"{path}: rules file is not valid TOML: {exc}") from exc
     parse_rules(data, str(path))
     return data
-
-
-def module_name_zh(module: str, overrides: Mapping[str, object] | None = None) -> str | None:
-    """The Chinese name of a module, from the repository rules or the defaults."""
-    return rules_for(overrides).module_zh(module)

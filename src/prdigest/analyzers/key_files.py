@@ -34,7 +34,7 @@ class KeyChoice:
     params: dict[str, str] = field(default_factory=dict)
 
 
-# Every key-file reason code; the renderers' label files hold a sentence for each.
+# Every key-file reason code; the label files (prdigest/words/<lang>/labels.toml) hold a sentence for each.
 KEY_REASON_CODES = frozenset(
     {"ci-only", "requirements", "core-logic", "dependency-wiring", "infra", "ci", "config", "tests", "other", "largest"}
 )

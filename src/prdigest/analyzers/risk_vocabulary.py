@@ -1,4 +1,7 @@
-"""The risk-tag vocabulary, read from ``data/risk_tags.toml`` (or a file the caller names)."""
+"""The risk-tag vocabulary, read from ``data/risk_tags.toml`` (or a file the caller names).
+
+Ids, descriptions and default severities only: the tags' names in each language are words
+(``prdigest/words/<lang>/risk_tags.toml``)."""
 
 from __future__ import annotations
 
@@ -18,8 +21,6 @@ SEVERITY_ORDER: dict[Severity, int] = {"low": 0, "medium": 1, "high": 2}
 @dataclass(frozen=True)
 class RiskTagSpec:
     id: str
-    label_zh: str
-    label_en: str
     description: str
     severity: Severity
 
@@ -49,7 +50,7 @@ def parse_vocabulary(text: str) -> RiskVocabulary:
         if not isinstance(entry, dict):
             raise ConfigError("each [[tag]] must be a table")
         fields: dict[str, str] = {}
-        for name in ("id", "label_zh", "label_en", "description", "severity"):
+        for name in ("id", "description", "severity"):
             value = entry.get(name)
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"risk tag entry {entry.get('id')!r} lacks a text {name!r}")
@@ -60,8 +61,6 @@ def parse_vocabulary(text: str) -> RiskVocabulary:
             raise ConfigError(f"risk tag {fields['id']!r} is defined twice")
         tags[fields["id"]] = RiskTagSpec(
             id=fields["id"],
-            label_zh=fields["label_zh"],
-            label_en=fields["label_en"],
             description=fields["description"],
             severity=_severity(fields["severity"]),
         )

@@ -3,8 +3,8 @@
 `derive_risk_tags` is a pure function of the PR and the other analyzers' facts; every
 rule names the fact that triggered it (file:line, symbol, package, finding). One tag per
 id: evidence of up to three triggers is joined, and the highest severity is kept (a
-rule starts from the vocabulary's default and may raise it). Tag ids and labels come
-from ``data/risk_tags.toml`` (see `risk_vocabulary`).
+rule starts from the vocabulary's default and may raise it). Tag ids come from
+``data/risk_tags.toml`` (see `risk_vocabulary`), their stored labels from `prdigest.words`.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from prdigest.models.facts import (
     TestsCIFacts,
 )
 from prdigest.models.pullrequest import FileStatus, PullRequest
+from prdigest.words.recorded import labels_to_record
 
 _CONSTRAINT_KINDS = frozenset(
     {
@@ -108,8 +109,8 @@ VERY_LARGE_LINES = 5000  # ... and past this, medium severity
 MAX_TRIGGERS = 3  # triggers shown per tag; the rest are counted
 MIN_DUPLICATED_LITERAL = 12  # shorter quoted values ("utf-8", "cuda") repeat for no reason
 
-# Every evidence template the rules emit, ``<tag>.<variant>``; the renderers' label files
-# hold a sentence for each (tests/i18n checks that none is missing).
+# Every evidence template the rules emit, ``<tag>.<variant>``; the label files (prdigest/words/<lang>/labels.toml)
+# hold a sentence for each (tests/words checks that none is missing).
 EVIDENCE_TEMPLATES = frozenset(
     {
         "dependency-constraint-change.change",
@@ -181,14 +182,15 @@ class _Collector:
     def tags(self) -> list[RiskTag]:
         result: list[RiskTag] = []
         for tag, items in self.triggers.items():
-            spec = self.vocabulary.get(tag)
+            self.vocabulary.get(tag)  # an id outside the vocabulary is a bug: say so here
+            label_zh, label_en = labels_to_record(tag)
             more = max(0, len(items) - MAX_TRIGGERS)
             shown = "; ".join(t.english for t in items[:MAX_TRIGGERS]) + (f" (+{more} more)" if more else "")
             result.append(
                 RiskTag(
                     tag=tag,
-                    label_zh=spec.label_zh,
-                    label_en=spec.label_en,
+                    label_zh=label_zh,
+                    label_en=label_en,
                     evidence=shown,
                     severity=self.severity[tag],
                     items=[t.evidence for t in items[:MAX_TRIGGERS]],

@@ -112,8 +112,8 @@ ERROR_REGRESSION_WEIGHT = 1.5
 DUPLICATED_LOGIC_WEIGHT = 1.5
 UNRESOLVED_CONCERN_WEIGHT = 1.0
 
-# Every template a reason may carry, ``<code>.<variant>``; the renderers' label files hold a
-# sentence for each (tests/i18n checks that none is missing).
+# Every template a reason may carry, ``<code>.<variant>``; the label files (prdigest/words/<lang>/labels.toml) hold a
+# sentence for each (tests/words checks that none is missing).
 REASON_TEMPLATES = frozenset(
     {
         "debugging-method.signals",

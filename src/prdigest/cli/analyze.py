@@ -6,10 +6,11 @@ from collections.abc import Callable
 
 import click
 
-from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_pr_ref
 from prdigest.cli.progress import progress
 from prdigest.store import Store
 from prdigest.text import printable
+from prdigest.words import Lang
 
 
 @click.command("analyze")
@@ -188,19 +189,13 @@ def _reanalyze_with_index(
 @click.command("facts")
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
-@click.option(
-    "--lang",
-    type=click.Choice(["en", "zh"]),
-    default="en",
-    show_default=True,
-    help="Language of the evidence and reasons in the text output (JSON keeps both forms).",
-)
+@lang_option(help="Language of the evidence and reasons in the text output (JSON keeps both forms).")
 @db_option
-def facts(ref: str, as_json: bool, lang: str, db: str | None) -> None:
+def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
     from prdigest.analysis import ensure_facts
     from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
-    from prdigest.render.i18n import labels
+    from prdigest.words import labels
 
     repository, number = parse_pr_ref(ref)
     with open_store(db) as store:
@@ -208,7 +203,7 @@ def facts(ref: str, as_json: bool, lang: str, db: str | None) -> None:
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
-    lab = labels("zh" if lang == "zh" else "en")
+    lab = labels(lang)
     labels_of_tags = tag_labels(result.risks.tags, lab)
     _say(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
     for reason in result.verdict.reasons:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from prdigest.errors import ConfigError
+from prdigest.words import CATALOG, DEFAULT_LANG, Lang, languages
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,6 +23,31 @@ def db_option(func: F) -> F:
         default=None,
         help="Database file or SQLAlchemy URL (default: $PRDIGEST_DB, else prdigest.db in the user data dir).",
     )(func)
+
+
+def lang_option(help: str | None = None) -> Callable[[F], F]:
+    """``--lang``: one of the languages prdigest has words for (default: the default language)."""
+
+    def as_lang(ctx: click.Context, param: click.Parameter, value: str) -> Lang:
+        return CATALOG.lang(value)
+
+    return click.option(
+        "--lang",
+        type=click.Choice(languages()),
+        default=DEFAULT_LANG,
+        show_default=True,
+        callback=as_lang,
+        help=help,
+    )
+
+
+def parse_languages(value: str, option: str = "--lang") -> list[Lang]:
+    """A comma-separated list of languages, each once, in the order given."""
+    codes = [part.strip() for part in value.split(",") if part.strip()]
+    known = languages()
+    if not codes or any(code not in known for code in codes):
+        raise ConfigError(f"{option} expects one or more of {', '.join(known)}, comma-separated; got {value!r}")
+    return [CATALOG.lang(code) for code in dict.fromkeys(codes)]
 
 
 def parse_date(value: str | None, option: str = "--since") -> datetime | None:

@@ -8,11 +8,12 @@ from typing import Any, cast
 
 import click
 
-from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_languages, parse_pr_ref
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
-from prdigest.models.narrative import Lang, Length
+from prdigest.models.narrative import Length
 from prdigest.text import printable
+from prdigest.words import Lang, languages
 
 REPORT_FORMATS = ("md", "json", "html")
 FEED_FORMATS = ("md", "json", "html", "atom")
@@ -78,19 +79,19 @@ _out = click.option(
 @click.command("report")
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--length", type=click.Choice(["full", "brief"]), default="full", show_default=True)
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
+@lang_option()
 @click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="md", show_default=True)
 @_no_llm
 @_out
 @db_option
-def report(ref: str, length: str, lang: str, fmt: str, no_llm: bool, out: Path | None, db: str | None) -> None:
+def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path | None, db: str | None) -> None:
     """Write the full or brief report of one pull request."""
     from prdigest.narrate.pipeline import report_for
 
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
     with open_store(db) as store:
-        built = report_for(store, repository, number, cast(Lang, lang), cast(Length, length), llm)
+        built = report_for(store, repository, number, lang, cast(Length, length), llm)
     _write(render_report(built, fmt), out)
 
 
@@ -98,7 +99,7 @@ def report(ref: str, length: str, lang: str, fmt: str, no_llm: bool, out: Path |
 @click.argument("repository", metavar="OWNER/NAME")
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
+@lang_option()
 @click.option("--format", "fmt", type=click.Choice(FEED_FORMATS), default="md", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N items.")
 @_no_llm
@@ -108,7 +109,7 @@ def feed(
     repository: str,
     since: str | None,
     until: str | None,
-    lang: str,
+    lang: Lang,
     fmt: str,
     limit: int | None,
     no_llm: bool,
@@ -123,7 +124,7 @@ def feed(
     llm = _llm(no_llm)
     with open_store(db) as store:
         _require_stored(store, repository)
-        built = feed_for(store, repository, cast(Lang, lang), llm, since=window[0], until=window[1], limit=limit)
+        built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit)
     _write(render_feed(built, fmt), out)
 
 
@@ -140,18 +141,10 @@ def _require_stored(store: Any, repository: str) -> None:
         raise NotFound(f"no pull requests of {repository} in the database; run `prdigest sync` first")
 
 
-def _languages(value: str) -> list[Lang]:
-    langs = [part.strip() for part in value.split(",") if part.strip()]
-    unknown = [lang for lang in langs if lang not in ("zh", "en")]
-    if unknown or not langs:
-        raise ConfigError(f"--lang expects zh, en or zh,en; got {value!r}")
-    return [cast(Lang, lang) for lang in dict.fromkeys(langs)]
-
-
 @click.command("publish")
 @click.argument("repository", metavar="OWNER/NAME")
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path), help="Folder.")
-@click.option("--lang", "langs", default="zh,en", show_default=True, help="Languages, comma-separated.")
+@click.option("--lang", "langs", default=",".join(languages()), show_default=True, help="Languages, comma-separated.")
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @_no_llm
@@ -163,10 +156,10 @@ def publish(
     from prdigest.render.site import publish_site
 
     _check_repository(repository)
-    languages = _languages(langs)
+    chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
     with open_store(db) as store:
         _require_stored(store, repository)
-        written = publish_site(store, repository, out, languages, llm, since=window[0], until=window[1])
+        written = publish_site(store, repository, out, chosen, llm, since=window[0], until=window[1])
     click.echo(f"wrote {written.reports} reports and {written.feeds} feeds to {out}", err=True)

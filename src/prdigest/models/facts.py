@@ -25,7 +25,7 @@ EvidenceParams = dict[str, str | list[str]]
 class Evidence(_Fact):
     """One language-neutral fact behind a risk tag or a verdict reason.
 
-    `template` names a sentence in the renderers' label files (``evidence`` /
+    `template` names a sentence in ``prdigest/words/<lang>/labels.toml`` (``evidence`` /
     ``reason_details`` tables); `params` fill it: paths, packages, versions, symbols,
     vocabulary ids, counts and verbatim quotes, never prose.
     """
@@ -54,7 +54,7 @@ class FileFact(_Fact):
     generated: bool = False
     is_key: bool = False
     key_reason: str | None = None  # English, for JSON consumers and logs
-    key_reason_code: str | None = None  # the same reason, language-neutral (see render/labels)
+    key_reason_code: str | None = None  # the same reason, language-neutral (see prdigest/words, labels [key_reasons])
     key_reason_params: dict[str, str] = Field(default_factory=dict)
 
 

@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Lang = Literal["zh", "en"]
+from prdigest.words import Lang
+
 Length = Literal["full", "brief"]
 SectionName = Literal[
     "summary",

@@ -8,7 +8,7 @@ from datetime import datetime
 from prdigest.analysis import ensure_facts
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang, Length, Narrative
+from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.related import related_from_store
 from prdigest.narrate.service import narrate
@@ -16,6 +16,7 @@ from prdigest.render.build import build_report
 from prdigest.render.feed import Feed, build_feed
 from prdigest.render.report import Report
 from prdigest.store.store import Store
+from prdigest.words import Lang
 
 
 def current_facts(store: Store, pr: PullRequest) -> Facts:

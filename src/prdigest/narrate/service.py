@@ -16,11 +16,12 @@ from typing import Any
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError, NotFound
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang, Length, Narrative, RelatedNote
+from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
 from prdigest.store import narrative_store
 from prdigest.store.store import Store
+from prdigest.words import Lang
 
 
 @dataclass(frozen=True)

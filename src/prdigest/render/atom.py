@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from prdigest.render.feed import Feed, FeedItem
 from prdigest.render.html import safe_url
-from prdigest.render.i18n import labels
 from prdigest.text import printable
+from prdigest.words import CATALOG, Catalog
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -45,8 +45,8 @@ def _entry_id(item: FeedItem) -> str:
     return f"tag:prdigest,2026:{item.repository}/pull/{item.number}"
 
 
-def render_feed_atom(feed: Feed, *, self_url: str | None = None) -> str:
-    lab = labels(feed.lang)
+def render_feed_atom(feed: Feed, *, self_url: str | None = None, catalog: Catalog = CATALOG) -> str:
+    lab = catalog.labels(feed.lang)
     ET.register_namespace("", ATOM_NS)
     root = ET.Element(f"{{{ATOM_NS}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": feed.lang})
     _sub(root, "id", f"tag:prdigest,2026:{feed.repository}/feed/{feed.lang}")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang, Length, Narrative
+from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.render.evidence import reason_text, risk_evidence, tag_labels
-from prdigest.render.i18n import Labels, labels
 from prdigest.render.report import (
     Discussion,
     Header,
@@ -26,10 +25,13 @@ from prdigest.render.report import (
     Verdict,
 )
 from prdigest.render.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
+from prdigest.words import CATALOG, Catalog, Labels, Lang
 
 
-def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length) -> Report:
-    lab = labels(lang)
+def build_report(
+    pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length, *, catalog: Catalog = CATALOG
+) -> Report:
+    lab = catalog.labels(lang)
     labels_of_tags = tag_labels(facts.risks.tags, lab)
     roles = {r.path: r.role for r in narrative.file_roles}
     notes = {n.path: n.note for n in narrative.excerpt_notes}
@@ -113,7 +115,7 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
             tags=[
                 RiskTagItem(
                     tag=t.tag,
-                    label=t.label_zh if lang == "zh" else t.label_en,
+                    label=labels_of_tags[t.tag],
                     severity=t.severity,
                     evidence=risk_evidence(t, lab),
                 )

@@ -2,7 +2,7 @@
 
 Risk tags, verdict reasons and key-file reasons carry a template name and params (paths,
 packages, versions, symbols, vocabulary ids, counts, verbatim quotes). The sentences live in
-``labels/<lang>.toml`` (tables ``evidence``, ``reason_details``, ``key_reasons``); this module
+``prdigest/words/<lang>/labels.toml`` (tables ``evidence``, ``reason_details``, ``key_reasons``); this module
 fills them. Facts written before the analyzers emitted templates fall back to their English
 text, so old stored facts still render.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from string import Formatter
 
-from prdigest.analyzers.risk_vocabulary import load_vocabulary
 from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
-from prdigest.render.i18n import Labels
 from prdigest.render.markdown import code
+from prdigest.words import Labels
+from prdigest.words.recorded import recorded_labels
 
 # How each parameter is shown; a parameter not named here is shown as it is.
 _CODE_PARAMS = frozenset({"path", "paths", "where", "before", "after", "literal", "code", "symbol", "sha"})
@@ -64,7 +64,7 @@ def _show(name: str, value: str | list[str], lab: Labels, tag_labels: Mapping[st
     if name in _VERSION_PARAMS and not any(items):
         return lab.tables["evidence_text"]["any_version"]
     if name == "tags":
-        shown = [tag_labels.get(item) or _vocabulary_label(item, lab) for item in items]
+        shown = [tag_labels.get(item) or lab.risk_tag(item) for item in items]
     elif name in _LABEL_TABLES:
         shown = [lab.lookup(_LABEL_TABLES[name], item) for item in items]
     elif name in _CODE_PARAMS:
@@ -73,7 +73,7 @@ def _show(name: str, value: str | list[str], lab: Labels, tag_labels: Mapping[st
         text = lab.tables["evidence_text"]
         shown = [f"{text['quote_open']}{' '.join(item.split())}{text['quote_close']}" for item in items if item]
         # Quotes sit next to each other in Chinese (「a」「b」); English separates them.
-        return ("" if lab.lang == "zh" else ", ").join(shown)
+        return text["quote_separator"].join(shown)
     else:
         shown = [" ".join(item.split()) for item in items if item]
     return listing(shown, lab)
@@ -86,15 +86,13 @@ def listing(items: list[str], lab: Labels) -> str:
     return lab.join(items[:-1]) + lab.tables["evidence_text"]["last_separator"] + items[-1]
 
 
-def _vocabulary_label(tag: str, lab: Labels) -> str:
-    spec = load_vocabulary().tags.get(tag)
-    if spec is None:
-        return tag
-    return spec.label_zh if lab.lang == "zh" else spec.label_en
+def tag_label(tag: RiskTag, lab: Labels) -> str:
+    """The name of a PR's risk tag in the output language (as stored with its facts when it can be)."""
+    return lab.risk_tag(tag.tag, recorded_labels(tag.label_zh, tag.label_en))
 
 
 def tag_labels(tags: list[RiskTag], lab: Labels) -> dict[str, str]:
-    return {t.tag: t.label_zh if lab.lang == "zh" else t.label_en for t in tags}
+    return {t.tag: tag_label(t, lab) for t in tags}
 
 
 def risk_evidence(tag: RiskTag, lab: Labels) -> str:

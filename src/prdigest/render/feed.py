@@ -9,10 +9,10 @@ from typing import Literal
 from pydantic import Field
 
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang, Narrative
+from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.render.i18n import labels
 from prdigest.render.report import PrintablePart
+from prdigest.words import CATALOG, Catalog, Lang
 
 FEED_SCHEMA_VERSION = 1
 
@@ -48,12 +48,14 @@ class Feed(PrintablePart):
     items: list[FeedItem] = Field(default_factory=list)
 
 
-def feed_item(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang) -> FeedItem:
-    label = labels(lang).verdict(facts.verdict.level.value)
+def feed_item(
+    pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, *, catalog: Catalog = CATALOG
+) -> FeedItem:
+    lab = catalog.labels(lang)
+    label = lab.verdict(facts.verdict.level.value)
     paragraph = " ".join(narrative.feed_paragraph.split())
     if not paragraph.startswith(label):
-        stop = "。" if lang == "zh" else ". "
-        paragraph = f"{label}{stop}{paragraph}".strip()
+        paragraph = f"{label}{lab.text('verdict_stop')}{paragraph}".strip()
     return FeedItem(
         repository=pr.repository,
         number=pr.number,
@@ -95,9 +97,10 @@ def build_feed(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: int | None = None,
+    catalog: Catalog = CATALOG,
 ) -> Feed:
     items = [
-        feed_item(pr, facts, narrative, lang)
+        feed_item(pr, facts, narrative, lang, catalog=catalog)
         for pr, facts, narrative in entries
         if in_window(pr.merged_at or pr.created_at, since, until)
     ]

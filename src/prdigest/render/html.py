@@ -16,9 +16,9 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from prdigest.render.feed import Feed
-from prdigest.render.i18n import labels
 from prdigest.render.markdown import when
 from prdigest.render.report import Report
+from prdigest.words import CATALOG, Catalog
 
 _NOT_IN_URLS = frozenset(' "<>`\\{}|^')
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
@@ -66,13 +66,13 @@ def environment() -> Environment:
     return env
 
 
-def render_report_html(report: Report) -> str:
-    lab = labels(report.lang)
+def render_report_html(report: Report, *, catalog: Catalog = CATALOG) -> str:
+    lab = catalog.labels(report.lang)
     template = environment().get_template("report.html.j2")
     return template.render(r=report, lab=lab)
 
 
-def render_feed_html(feed: Feed) -> str:
-    lab = labels(feed.lang)
+def render_feed_html(feed: Feed, *, catalog: Catalog = CATALOG) -> str:
+    lab = catalog.labels(feed.lang)
     template = environment().get_template("feed.html.j2")
     return template.render(feed=feed, lab=lab)

@@ -11,12 +11,15 @@ from typing import Any
 
 from prdigest.render.feed import FEED_SCHEMA_VERSION, Feed
 from prdigest.render.report import REPORT_SCHEMA_VERSION, Report
+from prdigest.words import languages
 
 SCHEMA_ID = "https://prdigest.dev/schema/report-v{version}.json"
 
 
 def report_schema() -> dict[str, Any]:
     schema = Report.model_json_schema(mode="serialization")
+    # `Lang` is any code with a words folder; the published schema names the packaged ones.
+    schema["properties"]["lang"]["enum"] = list(languages())
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = SCHEMA_ID.format(version=REPORT_SCHEMA_VERSION)
     schema["description"] = (

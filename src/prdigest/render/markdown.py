@@ -11,8 +11,8 @@ import re
 from datetime import UTC, datetime
 
 from prdigest.render.feed import Feed
-from prdigest.render.i18n import Labels, labels
 from prdigest.render.report import Report
+from prdigest.words import CATALOG, Catalog, Labels
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 # Escape only what could change the structure: `<` that may open a tag, autolink, comment or
@@ -81,8 +81,8 @@ def _item(lab: Labels, name: str, value: str) -> str:
     return f"- {name}{lab.text('colon')}{value}"
 
 
-def render_report_markdown(report: Report) -> str:
-    lab = labels(report.lang)
+def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str:
+    lab = catalog.labels(report.lang)
     h = report.header
     key = "report_full" if report.length == "full" else "report_brief"
     lines = [f"# {lab.heading(key, number=h.number)}", ""]
@@ -186,8 +186,8 @@ def _narrator_line(report: Report, lab: Labels) -> str:
     return f"*{lab.heading('narrator')}*{lab.text('colon')}" + lab.text("semicolon").join(parts)
 
 
-def render_feed_markdown(feed: Feed) -> str:
-    lab = labels(feed.lang)
+def render_feed_markdown(feed: Feed, *, catalog: Catalog = CATALOG) -> str:
+    lab = catalog.labels(feed.lang)
     lines = [f"# {inline(lab.heading('feed', repository=feed.repository))}", ""]
     if feed.since or feed.until:
         window = f"{when(feed.since) if feed.since else '…'} — {when(feed.until) if feed.until else '…'}"

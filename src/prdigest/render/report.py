@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prdigest.text import printable_values
+from prdigest.words import Lang
 
 REPORT_SCHEMA_VERSION = 1
 
@@ -162,7 +163,7 @@ class Report(PrintablePart):
     """One pull request's report in one language and length."""
 
     schema_version: int = REPORT_SCHEMA_VERSION
-    lang: Literal["zh", "en"]
+    lang: Lang
     length: Literal["full", "brief"]
     header: Header
     summary: Summary

@@ -17,17 +17,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from prdigest.config import LLMConfig
-from prdigest.models.narrative import Lang, Length
+from prdigest.models.narrative import Length
 from prdigest.narrate.pipeline import current_facts, narrative_for, warm_narratives
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
 from prdigest.render.html import environment, render_feed_html, render_report_html
-from prdigest.render.i18n import labels
 from prdigest.render.json_schema import render_feed_json, render_report_json
 from prdigest.render.markdown import inline, render_feed_markdown, render_report_markdown
 from prdigest.store.store import Store
 from prdigest.text import printable
+from prdigest.words import Lang, labels
 
 LENGTHS: tuple[Length, ...] = ("full", "brief")
 

@@ -12,6 +12,7 @@ from prdigest.errors import NotFound, PrdigestError, StoreError
 from prdigest.web.context import web_context
 from prdigest.web.negotiation import wants_json
 from prdigest.web.schemas import ErrorBody
+from prdigest.words import DEFAULT_LANG, Lang, languages
 
 ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     404: {"model": ErrorBody, "description": "unknown repository or pull request"},
@@ -19,8 +20,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 }
 
 
-def _lang_of(request: Request) -> str:
-    return "en" if request.query_params.get("lang") == "en" else "zh"
+def _lang_of(request: Request) -> Lang:
+    asked = request.query_params.get("lang", "")
+    return Lang(asked) if asked in languages() else DEFAULT_LANG
 
 
 def error_response(request: Request, status: int, error: str, detail: str) -> Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated
@@ -10,9 +11,13 @@ from fastapi import Path, Query
 from starlette.exceptions import HTTPException
 
 from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import FeedFilters, Lang, Length
+from prdigest.web.schemas import FeedFilters, Length
+from prdigest.words import DEFAULT_LANG, Lang, languages
 
-LangParam = Annotated[Lang, Query(description="output language")]
+# The languages are the folders of prdigest.words: the pattern lets OpenAPI say which.
+LangParam = Annotated[
+    Lang, Query(pattern=f"^({'|'.join(re.escape(code) for code in languages())})$", description="output language")
+]
 LengthParam = Annotated[Length, Query(description="full or brief report")]
 PageParam = Annotated[int, Query(ge=1, le=10_000, description="page number, from 1")]
 NumberParam = Annotated[int, Path(ge=1, le=2**31 - 1, description="pull request number")]
@@ -51,7 +56,7 @@ async def feed_query(
     author: Annotated[str | None, Query(max_length=200)] = None,
     since: Annotated[str | None, Query(pattern=_DATE, description="first day, YYYY-MM-DD")] = None,
     until: Annotated[str | None, Query(pattern=_DATE, description="last day, YYYY-MM-DD")] = None,
-    lang: LangParam = "zh",
+    lang: LangParam = DEFAULT_LANG,
     page: PageParam = 1,
 ) -> FeedQuery:
     filters = FeedFilters(

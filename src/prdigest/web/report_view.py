@@ -13,7 +13,8 @@ from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.web.lineage_view import lineage
 from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import Lang, Length, ReportPage
+from prdigest.web.schemas import Length, ReportPage
+from prdigest.words import Lang
 
 
 def build_report_page(

@@ -15,23 +15,23 @@ from starlette.responses import Response
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.feed import Feed
 from prdigest.render.feed import FeedItem as AtomItem
-from prdigest.render.i18n import labels
 from prdigest.web.context import web_context
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
 from prdigest.web.routes_feed import load_feed
 from prdigest.web.schemas import FeedItem, FeedPage
+from prdigest.words import Lang, labels
 
 router = APIRouter()
 
 
-def atom_item(item: FeedItem, base: str, lang: str) -> AtomItem | None:
+def atom_item(item: FeedItem, base: str, lang: Lang) -> AtomItem | None:
     if item.verdict is None:
         return None
-    label = labels(lang).verdict(item.verdict)
+    lab = labels(lang)
+    label = lab.verdict(item.verdict)
     why = " ".join((item.feed_paragraph or item.reason or "").split())
     # The render package's rule: the paragraph opens with the verdict label, then says why.
-    stop = "。" if lang == "zh" else ". "
-    paragraph = why if why.startswith(label) else f"{label}{stop}{why}".strip()
+    paragraph = why if why.startswith(label) else f"{label}{lab.text('verdict_stop')}{why}".strip()
     return AtomItem(
         repository=item.repository,
         number=item.number,

@@ -21,6 +21,7 @@ from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
 from prdigest.web.queries import feed_page
 from prdigest.web.schemas import FeedItem, FeedPage
 from prdigest.web.templating import pr_path, repo_path, with_query
+from prdigest.words import languages
 
 router = APIRouter()
 
@@ -132,7 +133,7 @@ def build_feed(context: WebContext, repository: str, query: FeedQuery, as_json: 
         path=repo_path(page.repository),
         previous_url=page_link(page, page.page - 1) if page.page > 1 else None,
         next_url=page_link(page, page.page + 1) if page.has_next else None,
-        lang_url={lang: page_link(page.model_copy(update={"lang": lang}), page.page) for lang in ("zh", "en")},
+        lang_url={lang: page_link(page.model_copy(update={"lang": lang}), page.page) for lang in languages()},
     )
 
 

@@ -15,8 +15,9 @@ from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam, LengthParam, NameParam, NumberParam, OwnerParam
 from prdigest.web.queries import ReportStamp, report_stamp
 from prdigest.web.report_view import build_report_page
-from prdigest.web.schemas import Lang, Length, LineagePage, ReportPage
+from prdigest.web.schemas import Length, LineagePage, ReportPage
 from prdigest.web.templating import pr_path, repo_path, with_query
+from prdigest.words import DEFAULT_LANG, Lang, languages
 
 router = APIRouter()
 ReportKey = tuple[ReportStamp, Lang, Length]
@@ -44,7 +45,7 @@ def page_markdown(page: ReportPage) -> str:
 
 def _title_item_prefix(lang: Lang) -> str | None:
     try:
-        from prdigest.render.i18n import labels
+        from prdigest.words import labels
     except ImportError:
         return None
     found = labels(lang)
@@ -91,7 +92,7 @@ async def report_json(
     owner: OwnerParam,
     name: NameParam,
     number: NumberParam,
-    lang: LangParam = "zh",
+    lang: LangParam = DEFAULT_LANG,
     length: LengthParam = "full",
 ) -> ReportPage:
     return (await load_report_with_html(web_context(request), f"{owner}/{name}", number, lang, length))[1]
@@ -103,7 +104,7 @@ async def report_html(
     owner: OwnerParam,
     name: NameParam,
     number: NumberParam,
-    lang: LangParam = "zh",
+    lang: LangParam = DEFAULT_LANG,
     length: LengthParam = "full",
 ) -> Response:
     context = web_context(request)
@@ -127,8 +128,7 @@ async def report_html(
         feed_url=with_query(repo_path(page.repository), lang=lang),
         lineage_url=with_query(here + "/lineage", lang=lang),
         switch={
-            "zh": with_query(here, lang="zh", length=length),
-            "en": with_query(here, lang="en", length=length),
+            **{code: with_query(here, lang=code, length=length) for code in languages()},
             "full": with_query(here, lang=lang, length="full"),
             "brief": with_query(here, lang=lang, length="brief"),
         },
@@ -161,14 +161,14 @@ def report_title(context: WebContext, repository: str, number: int) -> str:
     summary="A pull request's lineage chain",
 )
 def lineage_json(
-    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = "zh"
+    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = DEFAULT_LANG
 ) -> LineagePage:
     return load_lineage(web_context(request), f"{owner}/{name}", number, lang)
 
 
 @router.get("/repos/{owner}/{name}/pulls/{number}/lineage", include_in_schema=False)
 def lineage_html(
-    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = "zh"
+    request: Request, owner: OwnerParam, name: NameParam, number: NumberParam, lang: LangParam = DEFAULT_LANG
 ) -> Response:
     context = web_context(request)
     page = load_lineage(context, f"{owner}/{name}", number, lang)

@@ -10,14 +10,15 @@ from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam
 from prdigest.web.schemas import RepositoriesPage, RepositoryItem
 from prdigest.web.templating import repo_path, with_query
+from prdigest.words import DEFAULT_LANG, Lang
 
 router = APIRouter()
 
 
-def load_repositories(context: WebContext, lang: str) -> RepositoriesPage:
+def load_repositories(context: WebContext, lang: Lang) -> RepositoriesPage:
     rows = context.facets.repositories()
     return RepositoriesPage(
-        lang="en" if lang == "en" else "zh",
+        lang=lang,
         repositories=[
             RepositoryItem(
                 repository=r.repository,
@@ -38,12 +39,12 @@ async def home(request: Request) -> Response:
 
 
 @router.get("/repos.json", response_model=RepositoriesPage, summary="Repositories in the database")
-async def repositories_json(request: Request, lang: LangParam = "zh") -> RepositoriesPage:
+async def repositories_json(request: Request, lang: LangParam = DEFAULT_LANG) -> RepositoriesPage:
     return load_repositories(web_context(request), lang)
 
 
 @router.get("/repos", include_in_schema=False)
-async def repositories_html(request: Request, lang: LangParam = "zh") -> Response:
+async def repositories_html(request: Request, lang: LangParam = DEFAULT_LANG) -> Response:
     context = web_context(request)
     page = load_repositories(context, lang)
     if wants_json(request):

@@ -15,8 +15,9 @@ from prdigest.web.negotiation import wants_json
 from prdigest.web.page_cache import request_key, serve_cached
 from prdigest.web.params import LangParam, PageParam
 from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import Lang, SearchItem, SearchPage
+from prdigest.web.schemas import SearchItem, SearchPage
 from prdigest.web.templating import pr_path, printable_snippet, strip_marks, with_query
+from prdigest.words import DEFAULT_LANG, Lang, languages
 
 router = APIRouter()
 
@@ -80,19 +81,19 @@ def build_search(context: WebContext, q: str, repo: str | None, lang: Lang, page
         path="/search",
         previous_url=link(page - 1) if page > 1 else None,
         next_url=link(page + 1) if result.has_next else None,
-        lang_url={other: with_query("/search", q=q, repo=result.repository, lang=other) for other in ("zh", "en")},
+        lang_url={other: with_query("/search", q=q, repo=result.repository, lang=other) for other in languages()},
     )
 
 
 @router.get("/search.json", response_model=SearchPage, responses=ERROR_RESPONSES, summary="Full-text search")
 async def search_json(
-    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
+    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = DEFAULT_LANG, page: PageParam = 1
 ) -> Response:
     return search_response(request, q, repo, lang, page, as_json=True)
 
 
 @router.get("/search", include_in_schema=False)
 async def search_html(
-    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = "zh", page: PageParam = 1
+    request: Request, q: QueryParam = "", repo: RepoParam = None, lang: LangParam = DEFAULT_LANG, page: PageParam = 1
 ) -> Response:
     return search_response(request, q, repo, lang, page, as_json=wants_json(request))

@@ -10,8 +10,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from prdigest.analyzers.lineage import LineageLink
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Narrative
+from prdigest.words import Lang
 
-Lang = Literal["zh", "en"]
 Length = Literal["full", "brief"]
 Verdict = Literal["read-in-depth", "quick-read", "skip"]
 

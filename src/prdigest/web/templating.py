@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse
 from prdigest.store.search_store import MARK_END, MARK_START
 from prdigest.text import printable
 from prdigest.web.chip_labels import chip_label
-from prdigest.web.i18n import words
+from prdigest.words import DEFAULT_LANG, LanguageInfo, WordTable, languages, words
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -32,6 +32,16 @@ def with_query(path: str, **params: object) -> str:
     """``path?k=v`` with empty values dropped, values URL-encoded."""
     kept = {k: str(v) for k, v in params.items() if v not in (None, "")}
     return f"{path}?{urlencode(kept)}" if kept else path
+
+
+def ui_words(lang: str) -> WordTable:
+    """The web UI's own words (``prdigest/words/<lang>/web.toml``)."""
+    return words(lang).table("web", "ui")
+
+
+def language_info(lang: str) -> LanguageInfo:
+    """A language's name and HTML lang, for the language switch."""
+    return words(lang).info
 
 
 def short_date(value: datetime | None) -> str:
@@ -81,7 +91,9 @@ def make_environment() -> Environment:
         repo_path=repo_path,
         pr_path=pr_path,
         with_query=with_query,
-        words=words,
+        words=ui_words,
+        languages=languages(),
+        language_info=language_info,
         short_date=short_date,
         chip_label=chip_label,
     )
@@ -96,8 +108,8 @@ class Renderer:
         self.environment = environment
 
     def html(self, name: str, **context: Any) -> str:
-        lang = context.get("lang", "zh")
-        return self.environment.get_template(name).render(t=words(lang), **context)
+        lang = context.get("lang", DEFAULT_LANG)
+        return self.environment.get_template(name).render(t=ui_words(lang), **context)
 
     def fragment(self, name: str, **context: Any) -> Markup:
         """A partial template's HTML, safe to put in a page as it is (it was autoescaped)."""

@@ -5,18 +5,18 @@ renderer shows "none identified" / "no review comments"); it never invents."""
 from __future__ import annotations
 
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang, Length, Narrative, RelatedNote
+from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.discussion import highlights, thread_lines
 from prdigest.narrate.extractive.files import excerpt_notes, file_roles
 from prdigest.narrate.extractive.implementation import implementation_steps
 from prdigest.narrate.extractive.motivation import motivation
-from prdigest.narrate.extractive.phrases import phrases
 from prdigest.narrate.extractive.related import related_notes
 from prdigest.narrate.extractive.risks import impact, risks
 from prdigest.narrate.extractive.summary import one_line
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.narrate.extractive.verdict import verdict_paragraph
+from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
@@ -26,9 +26,15 @@ __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 
 
 def narrate_extractive(
-    pr: PullRequest, facts: Facts, related: list[RelatedNote], lang: Lang, length: Length
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    length: Length,
+    *,
+    catalog: Catalog = CATALOG,
 ) -> Narrative:
-    ph = phrases(lang)
+    ph = catalog.phrases(lang)
     return Narrative(
         lang=lang,
         length=length,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from packaging.requirements import InvalidRequirement, Requirement
 
 from prdigest.models.facts import DependencyChange, Facts
-from prdigest.narrate.extractive.phrases import Phrases
+from prdigest.words import Phrases
 
 Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | non-source | source | empty
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from prdigest.models.facts import DependencyChange, FileFact
 from prdigest.narrate.extractive.changes import dependency_fact, dependency_title, main_kind, specifier
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import Part, WhyFinder, with_why
+from prdigest.words import Phrases
 
 _MANIFEST_KINDS = ("requirements", "pyproject", "setup")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from prdigest.models.facts import DiscussionThread, Facts
 from prdigest.models.narrative import DiscussionHighlight, Length, ThreadLine
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import collapse, shorten
+from prdigest.words import Phrases
 
 MAX_HIGHLIGHTS = {"full": 5, "brief": 2}
 MAX_THREADS = {"full": 10, "brief": 4}

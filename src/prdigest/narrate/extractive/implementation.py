@@ -13,7 +13,6 @@ from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.dependency_steps import dependency_parts
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.source_steps import source_parts
 from prdigest.narrate.extractive.step_parts import (
     Part,
@@ -27,6 +26,7 @@ from prdigest.narrate.extractive.step_parts import (
 )
 from prdigest.narrate.extractive.text import key_sentences, summary_sentence
 from prdigest.render.selection import is_private
+from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
 

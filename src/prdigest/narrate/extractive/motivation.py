@@ -7,7 +7,6 @@ from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import (
     commit_points,
     covered_by,
@@ -16,6 +15,7 @@ from prdigest.narrate.extractive.text import (
     shorten,
     summary_sentence,
 )
+from prdigest.words import Phrases
 
 _CITED_WHERE = ("title", "body", "closing-issue")
 MAX_COMMIT_POINTS = {"full": 5, "brief": 3}

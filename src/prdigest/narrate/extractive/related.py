@@ -8,8 +8,8 @@ import re
 from prdigest.analyzers.pr_inline import plain_excerpt
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, RelatedNote
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import collapse, shorten
+from prdigest.words import Phrases
 
 MAX_RELATED = {"full": 12, "brief": 6}
 # What is left of an evidence line once references and the words that introduce them are

@@ -9,12 +9,12 @@ from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
 from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
-from prdigest.render.evidence import risk_evidence
+from prdigest.render.evidence import risk_evidence, tag_label
+from prdigest.words import Phrases
 
 MAX_RISKS = {"full": 8, "brief": 4}
 # Within one severity, the kinds a reader most needs come first: what reviewers flagged and
@@ -65,7 +65,7 @@ def _rank(severity: str, kind: str) -> tuple[int, int]:
 def _ranked_bullets(facts: Facts, ph: Phrases) -> list[tuple[tuple[int, int], str]]:
     found: list[tuple[tuple[int, int], str]] = []
     for tag in facts.risks.tags:
-        label = tag.label_zh if ph.lang == "zh" else tag.label_en
+        label = tag_label(tag, ph.labels)
         severity = ph.say("severity", tag.severity)
         evidence = risk_evidence(merged_lines(tag, ph), ph.labels) if tag.items else shorten(tag.evidence, 240)
         if evidence:

@@ -8,7 +8,6 @@ from collections import OrderedDict
 
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import Length
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import (
     Part,
     WhyFinder,
@@ -22,6 +21,7 @@ from prdigest.narrate.extractive.step_parts import (
     with_why,
 )
 from prdigest.render.selection import is_private, short_name
+from prdigest.words import Phrases
 
 MIN_MOVED = 1
 

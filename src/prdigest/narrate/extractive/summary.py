@@ -8,8 +8,8 @@ import re
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, short_dependency
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import clean_title, summary_sentence
+from prdigest.words import Phrases
 
 # The title already says the kind of change when it carries one of these words.
 _SHAPE_WORDS = {

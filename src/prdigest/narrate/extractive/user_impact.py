@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from prdigest.models.facts import Facts
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.render.selection import is_private, short_name
+from prdigest.words import Phrases
 
-# Modules the project's developers run, not its users (module ids of render/labels).
+# Modules the project's developers run, not its users (module ids of the words' labels [modules] table).
 DEVELOPER_MODULES = frozenset({"tools", "benchmarks", "examples", "CI scripts", "CI config", "tests"})
 MAX_NAMES = 3
 MAX_MODULES = 4

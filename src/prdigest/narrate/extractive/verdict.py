@@ -6,10 +6,10 @@ from __future__ import annotations
 from prdigest.models.facts import Facts, VerdictReason
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.changes import caps_added, specifier
-from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
-from prdigest.render.evidence import reason_text, tag_labels
+from prdigest.render.evidence import reason_text, tag_label, tag_labels
+from prdigest.words import Phrases
 
 MAX_WATCH = {"full": 4, "brief": 2}
 
@@ -76,7 +76,7 @@ def watch_items(facts: Facts, length: Length, ph: Phrases) -> list[str]:
         items.append(ph.say("verdict", "watch_missing_tests"))
     for tag in facts.risks.tags:
         if tag.severity == "high":
-            items.append(ph.say("verdict", "watch_high", label=tag.label_zh if ph.lang == "zh" else tag.label_en))
+            items.append(ph.say("verdict", "watch_high", label=tag_label(tag, ph.labels)))
     return list(dict.fromkeys(items))[: MAX_WATCH[length]]
 
 

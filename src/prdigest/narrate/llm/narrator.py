@@ -28,7 +28,6 @@ from prdigest.models.narrative import (
     FileRole,
     Impact,
     ImplementationStep,
-    Lang,
     Length,
     NarrationCost,
     Narrative,
@@ -42,6 +41,7 @@ from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, promp
 from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, parse_answer
 from prdigest.narrate.llm.tokens import estimate_tokens
 from prdigest.narrate.llm.validate import KnownMentions, clean_mentions
+from prdigest.words import Lang
 
 logger = logging.getLogger(__name__)
 

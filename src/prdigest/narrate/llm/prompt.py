@@ -1,4 +1,4 @@
-"""The chat prompt for one PR: instructions (data files in ``prompts/``) plus fenced data.
+"""The chat prompt for one PR: instructions (``prdigest/words/<lang>/prompts/``) plus fenced data.
 
 Everything that comes from the PR or is derived from its text (title, body, comments,
 paths, diff, analyzer output) goes inside blocks delimited by a random boundary token
@@ -9,24 +9,22 @@ token budget that grows with the PR's size up to the configured maximum.
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from string import Template
 from typing import Protocol, cast, get_args
 
 from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
-from prdigest.models.narrative import Lang, Length, SectionName
+from prdigest.models.narrative import Length, SectionName
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.budget import DiffDigest, compress_diff
 from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
 from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens, truncate_to_tokens
 from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
-from prdigest.render.i18n import labels as output_labels
+from prdigest.words import Lang, words
+from prdigest.words import labels as output_labels
 
 PROMPT_VERSION = "2"  # 2: risk evidence, key-file and verdict reasons in the output language
 
@@ -83,11 +81,6 @@ def prompt_budget(pr: PullRequest, cap: int) -> int:
     return min(cap, max(wanted, MIN_BUDGET))
 
 
-@cache
-def _template(name: str) -> str:
-    return resources.files("prdigest.narrate.llm").joinpath("prompts", name).read_text(encoding="utf-8")
-
-
 def new_boundary() -> str:
     return secrets.token_hex(6)
 
@@ -106,7 +99,7 @@ def fence(text: str, boundary: str) -> str:
 
 
 def retry_message(lang: Lang, errors: str) -> str:
-    return Template(_template(f"retry_{lang}.md")).safe_substitute(errors=errors).strip()
+    return Template(words(lang).text("prompts/retry")).safe_substitute(errors=errors).strip()
 
 
 def build_prompt(
@@ -122,15 +115,15 @@ def build_prompt(
 ) -> Prompt:
     """The messages for `pr`, within `budget` tokens by `estimate_tokens`."""
     boundary = boundary or new_boundary()
-    system = Template(_template(f"system_{lang}.md")).safe_substitute(boundary=boundary).strip()
-    labels = json.loads(_template("lengths.json"))[lang][length]
-    user_template = Template(_template(f"user_{lang}.md"))
+    said = words(lang)
+    system = Template(said.text("prompts/system")).safe_substitute(boundary=boundary).strip()
+    user_template = Template(said.text("prompts/user"))
 
     def user(data: str) -> str:
         return user_template.safe_substitute(
             ref=pr.ref,
-            length_label=labels["label"],
-            length_rule=labels["rule"],
+            length_label=said.table("llm", "length_labels")[length],
+            length_rule=said.table("llm", "length_rules")[length],
             data=data,
             keys=answer_keys(tuple(sections)),
         ).strip()

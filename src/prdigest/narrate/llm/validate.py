@@ -16,13 +16,14 @@ A mention the facts do not know is a hallucination: it is replaced by a neutral 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Lang
 from prdigest.models.pullrequest import PullRequest
+from prdigest.words import Lang
+from prdigest.words import words as said
 
 _EXTENSIONS = (
     "py|pyi|pyx|pxd|c|h|cc|cpp|cxx|hpp|hh|hxx|cu|cuh|go|rs|js|mjs|cjs|ts|tsx|jsx|java|kt|scala|rb|php|"
@@ -46,10 +47,6 @@ _SYMBOL = re.compile(rf"`({_IDENT})(?:\(\))?`|(?<![\w.`])({_IDENT})\(\)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _ALWAYS_KNOWN = frozenset({"None", "True", "False", "self", "cls", "null", "nullptr", "true", "false"})
 
-NEUTRAL: dict[Lang, dict[str, str]] = {
-    "en": {"path": "another file", "symbol": "a related function", "number": "another PR"},
-    "zh": {"path": "其他文件", "symbol": "相关函数", "number": "其他 PR"},
-}
 _MAX_NEUTRAL_PASSES = 4
 
 
@@ -126,7 +123,7 @@ def path_mentions(text: str) -> list[str]:
 
 def clean_mentions(text: str, known: KnownMentions, lang: Lang) -> tuple[str, int]:
     """`text` with unknown mentions replaced by neutral words, and how many were replaced."""
-    words = NEUTRAL[lang]
+    words = said(lang).table("llm", "neutral_mentions")
     removed = 0
     for _ in range(_MAX_NEUTRAL_PASSES):
         text, count = _replace_once(text, known, words)
@@ -142,7 +139,7 @@ def clean_mentions(text: str, known: KnownMentions, lang: Lang) -> tuple[str, in
             return _tidy(text, words.values()), removed
 
 
-def _replace_once(text: str, known: KnownMentions, words: dict[str, str]) -> tuple[str, int]:
+def _replace_once(text: str, known: KnownMentions, words: Mapping[str, str]) -> tuple[str, int]:
     count = 0
 
     def path(match: re.Match[str]) -> str:

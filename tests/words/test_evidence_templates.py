@@ -15,7 +15,7 @@ from prdigest.analyzers.risks import EVIDENCE_TEMPLATES
 from prdigest.analyzers.verdict import REASON_TEMPLATES
 from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
 from prdigest.render.evidence import fill, key_reason, reason_text, risk_evidence
-from prdigest.render.i18n import labels
+from prdigest.words import labels
 
 # Facts a sentence may name, in ASCII: each sample value below is one of these and is removed
 # before the check; vocabulary ids (kinds, outcomes, tags) are given real ids so their labels
@@ -89,8 +89,8 @@ def test_every_vocabulary_label_is_chinese() -> None:
     for table_name in ("dependency_kinds", "symbol_kinds", "evidence_text"):
         for key, label in zh.tables[table_name].items():
             assert not _english_words(re.sub(r"\{\w+\}", "", label)), (table_name, key, label)
-    for spec in load_vocabulary().tags.values():
-        assert not _english_words(spec.label_zh.replace("CI", "")), spec.id
+    for tag in load_vocabulary().tags:
+        assert not _english_words(zh.risk_tag(tag).replace("CI", "")), tag
 
 
 def test_a_tag_renders_from_its_items_in_each_language() -> None:

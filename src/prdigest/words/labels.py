@@ -1,49 +1,36 @@
-"""Static headings and labels per output language, read from ``render/labels/<lang>.toml``.
+"""`Labels`: the static headings and labels of documents in one language (``<lang>/labels.toml``),
+and the display names of risk tags (``<lang>/risk_tags.toml``).
 
-Everything a reader sees that is not a fact or narrator prose comes from these files, so a
-new language is one more TOML file. Lookups of unknown vocabulary items fall back to the
-item itself (an analyzer may add a kind before the labels learn it).
+Everything a reader sees that is not a fact or narrator prose comes from these files. Lookups
+of unknown vocabulary items fall back to the item itself (an analyzer may add a kind before
+the labels learn it).
 """
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any
 
-from prdigest.errors import ConfigError
-from prdigest.models.narrative import Lang
-
-LANGUAGES: tuple[Lang, ...] = ("zh", "en")
-
-_TABLES = (
-    "headings",
-    "fields",
-    "text",
-    "states",
-    "verdicts",
-    "categories",
-    "types",
-    "thread_kinds",
-    "thread_outcomes",
-    "relations",
-    "modules",
-    "evidence_text",
-    "dependency_kinds",
-    "symbol_kinds",
-    "evidence",
-    "reason_details",
-    "key_reasons",
-    "reason_leads",
-)
+from prdigest.words.lang import Lang
+from prdigest.words.language import LanguageInfo, Words
+from prdigest.words.table import WordFile
 
 
 @dataclass(frozen=True)
 class Labels:
-    lang: Lang
-    tables: dict[str, dict[str, str]]
+    words: Words
+
+    @property
+    def lang(self) -> Lang:
+        return self.words.lang
+
+    @property
+    def info(self) -> LanguageInfo:
+        return self.words.info
+
+    @property
+    def tables(self) -> WordFile:
+        return self.words.file("labels")
 
     def heading(self, key: str, **values: object) -> str:
         return self.tables["headings"][key].format(**values)
@@ -82,13 +69,10 @@ class Labels:
             return ""
         return " " + self.text("more_symbols").format(count=more, total=shown + more)
 
-
-@lru_cache(maxsize=4)
-def labels(lang: Lang | str) -> Labels:
-    """The labels of `lang` (``zh`` or ``en``); read once per process (they are package data)."""
-    if lang not in ("zh", "en"):
-        raise ConfigError(f"unsupported language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    raw = resources.files("prdigest.render").joinpath(f"labels/{lang}.toml").read_text(encoding="utf-8")
-    data: dict[str, Any] = tomllib.loads(raw)
-    tables = {name: {str(k): str(v) for k, v in dict(data.get(name, {})).items()} for name in _TABLES}
-    return Labels(lang=lang, tables=tables)
+    def risk_tag(self, tag: str, recorded: Mapping[Lang, str] | None = None) -> str:
+        """The name of risk tag `tag`: the label stored with the facts in this language
+        (`recorded`) when there is one, else this language's vocabulary, else the id."""
+        stored = (recorded or {}).get(self.lang)
+        if stored:
+            return stored
+        return self.words.table("risk_tags", "risk_tags").get(tag, tag)

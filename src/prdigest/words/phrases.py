@@ -1,25 +1,30 @@
-"""Sentence templates of the extractive narrator, per language (``phrases/<lang>.toml``)."""
+"""`Phrases`: the sentence templates of the extractive narrator in one language (``<lang>/phrases.toml``)."""
 
 from __future__ import annotations
 
 import string
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
-from prdigest.render.i18n import Labels, labels
+from prdigest.words.labels import Labels
+from prdigest.words.lang import Lang
+from prdigest.words.table import WordFile
 
 
 @dataclass(frozen=True)
 class Phrases:
-    lang: str
-    tables: dict[str, dict[str, str]]
     labels: Labels
+
+    @property
+    def lang(self) -> Lang:
+        return self.labels.lang
+
+    @property
+    def tables(self) -> WordFile:
+        return self.labels.words.file("phrases")
 
     def say(self, section: str, key: str, **values: object) -> str:
         template = self.tables[section][key]
-        if self.lang != "zh":
+        if not self.labels.info.space_between_scripts:
             return template.format(**values)
         return _spaced_format(template, values)
 
@@ -49,7 +54,7 @@ class Phrases:
         """`text` ending with a full stop of the language (unless it already ends a sentence);
         `capitalize=False` keeps a leading name (a module, a path) as it is spelled."""
         text = text.strip()
-        if capitalize and self.lang == "en" and text[:1].islower():
+        if capitalize and self.labels.info.capitalize_sentences and text[:1].islower():
             text = text[0].upper() + text[1:]
         if not text or text[-1] in ".!?。！？”」":
             return text
@@ -86,12 +91,3 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
             out.append(" ")
         out.append(text)
     return "".join(out)
-
-
-@lru_cache(maxsize=4)
-def phrases(lang: str) -> Phrases:
-    label_set = labels(lang)  # validates lang
-    raw = resources.files("prdigest.narrate.extractive").joinpath(f"phrases/{lang}.toml").read_text("utf-8")
-    data = tomllib.loads(raw)
-    tables = {str(name): {str(k): str(v) for k, v in dict(table).items()} for name, table in data.items()}
-    return Phrases(lang=lang, tables=tables, labels=label_set)
