@@ -6,7 +6,7 @@ Facts and the narrative are read from the store, or computed and cached on first
 from __future__ import annotations
 
 from prdigest.config import LLMConfig
-from prdigest.narrate.pipeline import current_facts, narrative_for
+from prdigest.pipeline.report import current_facts, narrative_for
 from prdigest.render.build import build_report
 from prdigest.render.markdown import render_report_markdown
 from prdigest.store.facts_store import get_facts

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from prdigest.analysis import ensure_facts
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Length, Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.related import related_from_store
-from prdigest.narrate.service import narrate
+from prdigest.pipeline.analyze import ensure_facts
+from prdigest.pipeline.narrate import narrate
+from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
 from prdigest.render.feed import Feed, build_feed
 from prdigest.render.report import Report

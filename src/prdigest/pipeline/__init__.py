@@ -1,0 +1,11 @@
+"""The use cases, each a function that takes the store and the other services it needs.
+
+- ``sync``: write what a `prdigest.sources.protocol.Source` yields, then save its resume state;
+- ``analyze`` (with ``analyze_workers`` and ``analyze_run``): facts for stored PRs, cached;
+- ``narrate`` and ``related``: narratives cached in the store, related work read from it;
+- ``report``: a `Report` or a `Feed` from the store;
+- ``publish``: every report and feed of a repository as static files.
+
+The CLI, the web app and the workers call these and the models; they do not reach into the
+store's tables, and sources and narrators never write to the store themselves.
+"""
