@@ -8,7 +8,7 @@ from tests.pipeline.conftest import SMALL_REPO
 
 from prdigest.pipeline.narrate import narrate_with_status
 from prdigest.pipeline.related import related_from_store
-from prdigest.pipeline.report import feed_for, report_for
+from prdigest.pipeline.report import feed_for, report_for, stored_or_current_facts
 from prdigest.store import Store
 from prdigest.store.facts_store import get_facts
 
@@ -44,3 +44,10 @@ def test_a_feed_holds_the_window_newest_first(small_store: Store) -> None:
     assert [item.number for item in feed_for(small_store, SMALL_REPO, "en", None, limit=1).items] == [3]
     later = feed_for(small_store, SMALL_REPO, "en", None, since=datetime(2100, 1, 1, tzinfo=UTC))
     assert later.items == []
+
+
+def test_stored_facts_are_shown_as_they_are(small_store: Store) -> None:
+    pr = small_store.get_pr(SMALL_REPO, 1)
+    first = stored_or_current_facts(small_store, pr)  # none stored: analyzed now
+    assert get_facts(small_store, SMALL_REPO, 1) == first
+    assert stored_or_current_facts(small_store, pr) == first
