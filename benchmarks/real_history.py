@@ -138,7 +138,9 @@ def main() -> int:
     stages = [anchor]
     sync_cmd = [*PRDIGEST, "sync", "git", str(clone), "--db", db] + (["--repo", args.repo] if args.repo else [])
     stages.append(run_stage("sync", sync_cmd))
-    stages.append(run_stage(f"analyze --jobs {args.jobs}", [*PRDIGEST, "analyze", "--db", db, "--jobs", str(args.jobs)]))
+    stages.append(
+        run_stage(f"analyze --jobs {args.jobs}", [*PRDIGEST, "analyze", "--db", db, "--jobs", str(args.jobs)])
+    )
     stages.append(run_stage("analyze (nothing new)", [*PRDIGEST, "analyze", "--db", db]))
     listed = subprocess.run([*PRDIGEST, "list", "--db", db, "--json", "--limit", "1"], capture_output=True, text=True)
     first = listed.stdout.splitlines()[:1]

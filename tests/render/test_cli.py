@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from prdigest.analysis import default_registry, facts_cache_key
 from prdigest.cli.main import cli
 from prdigest.models.pullrequest import PullRequest
+from prdigest.pipeline.analyze import default_registry, facts_cache_key
 from prdigest.store import Store, facts_store
 from prdigest.store.schema import narratives
 

@@ -9,25 +9,33 @@ import pytest
 
 from prdigest.errors import RateLimitExceeded
 from prdigest.models.pullrequest import FileStatus, PRState
+from prdigest.pipeline.sync import SyncStats, sync_source
 from prdigest.sources.github.client import GitHubClient
-from prdigest.sources.github.sync import SyncOptions, SyncResult, sync_repository
+from prdigest.sources.github.source import FetchCounts, GitHubSource, SyncOptions
 from prdigest.store import Store
 
 REPO = "acme/widgets"
 
 
-def _sync(client: GitHubClient, store: Store, **kwargs: Any) -> SyncResult:
+def _sync_written(client: GitHubClient, store: Store, **kwargs: Any) -> tuple[FetchCounts, SyncStats]:
+    """Sync through the pipeline: what the source fetched, and what the store wrote."""
     kwargs.setdefault("page_size", 2)
-    return sync_repository(client, store, SyncOptions(REPO, **kwargs))
+    source = GitHubSource(client, SyncOptions(REPO, **kwargs))
+    written = sync_source(store, source)
+    return source.counts, written
+
+
+def _sync(client: GitHubClient, store: Store, **kwargs: Any) -> FetchCounts:
+    return _sync_written(client, store, **kwargs)[0]
 
 
 def test_first_sync_paginates_everything_and_counts_requests(
     fake: Any, store: Store, make_client: Callable[..., GitHubClient]
 ) -> None:
     client = make_client()
-    result = _sync(client, store)
+    result, written = _sync_written(client, store)
 
-    assert (result.fetched, result.inserted, result.complete) == (3, 3, True)
+    assert (result.fetched, written.inserted, result.complete) == (3, 3, True)
     assert result.high_water == "2024-05-10T12:00:00Z"
     assert [pr.number for pr in store.iter_prs(repository=REPO)] == [12, 11, 10]
     # 2 PR pages (page size 2) + 3 nested follow-ups (threads, thread comments, comments).
@@ -108,8 +116,8 @@ def test_resync_fetches_only_the_updated_pr_and_reuses_etags(
     fake.touch(11, "2024-05-11T00:00:00Z", title="Bump requests to 2.32.0 (retitled)")
     fake.reset_log()
     client = make_client()
-    result = _sync(client, store, contents=False)
-    assert (result.fetched, result.updated) == (1, 1)
+    result, written = _sync_written(client, store, contents=False)
+    assert (result.fetched, written.updated) == (1, 1)
     assert store.get_pr(REPO, 11).title == "Bump requests to 2.32.0 (retitled)"
     # Page 1 now holds 11 and 12 (12 is exactly at the mark, so page 2 is looked at too);
     # 11's comments overflow; its files page answers 304.
@@ -235,11 +243,13 @@ def test_max_wait_exceeded_keeps_what_was_synced_and_resumes(
         headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(sleeper.now) + 5000)},
         body={"message": "API rate limit exceeded"},
     )
-    result = SyncResult()
+    source = GitHubSource(make_client(max_wait=60), SyncOptions(REPO, page_size=2))
+    written = SyncStats()
     with pytest.raises(RateLimitExceeded, match="--max-wait"):
-        sync_repository(make_client(max_wait=60), store, SyncOptions(REPO, page_size=2), result)
+        sync_source(store, source, stats=written)
+    result = source.counts
     assert sleeper.waits == []
-    assert result.fetched == 2
+    assert (result.fetched, written.inserted) == (2, 2)  # each PR was committed as it came
     assert not result.complete
     assert sorted(pr.number for pr in store.iter_prs()) == [11, 12]
     assert store.get_sync_state(REPO, "github") == {}  # the mark did not move

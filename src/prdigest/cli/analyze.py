@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import click
 
 from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_pr_ref
 from prdigest.cli.progress import progress
-from prdigest.store import Store
 from prdigest.text import printable
 from prdigest.words import Lang
 
@@ -52,53 +49,24 @@ def analyze(
     Only PRs whose record or analyzers changed since their last analysis are analyzed,
     unless --all is given.
     """
-    from prdigest.analysis import analyze_stored
-    from prdigest.analyzers.context import AnalysisContext
+    from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
 
-    rules_table = _load_rules(rules)
     from_index = versions_source is not None and versions_source.startswith(("http://", "https://"))
-    # Cached facts are keyed by the PR record and the analyzer versions, not by rules or known
-    # versions: a run that brings its own must redo the PRs it selects, or it would report them
-    # "already current" and keep facts made without them. (An index URL gets its own second pass.)
-    force = force or rules is not None or (versions_source is not None and not from_index)
-    known = {} if from_index else _load_versions_file(versions_source)
-    context = AnalysisContext(rules=rules_table, known_versions=known)
-    since_date = parse_date(since)
-    wanted = None
-    with open_store(db) as store:
-        if since_date is not None:
-            keep = {(row.repository, row.number) for row in store.list_prs(repository=repository, since=since_date)}
+    request = AnalyzeRequest(
+        repository=repository,
+        since=parse_date(since),
+        force=force,
+        rules=None if rules is None else _load_rules(rules),
+        known_versions=None if versions_source is None or from_index else _load_versions_file(versions_source),
+        versions_index=versions_source if from_index else None,
+        jobs=jobs,
+    )
+    with open_store(db) as store, progress("analyzing") as bar:
 
-            def wanted(repo: str, number: int) -> bool:
-                return (repo, number) in keep
-
-        done: set[tuple[str, int]] = set()
-
-        def advance(repo: str, number: int, outcome: str) -> None:
+        def advance(repo: str, number: int, _outcome: str) -> None:
             bar.advance(note=f"{repo}#{number}")
-            if outcome == "analyzed":
-                done.add((repo, number))
 
-        with progress("analyzing") as bar:
-            stats = analyze_stored(
-                store,
-                repository=repository,
-                force=force,
-                context=context,
-                wanted=wanted,
-                on_start=bar.set_total,
-                on_done=advance,
-                jobs=jobs,
-            )
-        if from_index and versions_source is not None:
-            again, failed = _reanalyze_with_index(store, repository, rules_table, versions_source, jobs, wanted)
-            # A PR redone in the second pass is counted once; if it was "already current" in
-            # the first, it is not any more.
-            fresh = again - done
-            stats.analyzed += len(fresh)
-            stats.cached -= len(fresh)
-            stats.failed.extend(failed)
-        _reindex_search(store, repository)
+        stats = analyze_selected(store, request, on_start=bar.set_total, on_done=advance)
     click.echo(
         f"analyzed {stats.analyzed} pull requests ({stats.cached} already current"
         + (f", {len(stats.failed)} failed" if stats.failed else "")
@@ -110,19 +78,7 @@ def analyze(
         raise SystemExit(6)
 
 
-def _reindex_search(store: Store, repository: str | None) -> None:
-    from importlib.util import find_spec
-
-    if find_spec("prdigest.store.search_store") is None:
-        return
-    from prdigest.store import search_store
-
-    search_store.reindex(store, repository)
-
-
-def _load_rules(path: str | None) -> dict[str, object]:
-    if path is None:
-        return {}
+def _load_rules(path: str) -> dict[str, object]:
     from pathlib import Path
 
     from prdigest.analyzers.file_rules import load_rules_file
@@ -130,60 +86,12 @@ def _load_rules(path: str | None) -> dict[str, object]:
     return load_rules_file(Path(path))
 
 
-def _load_versions_file(source: str | None) -> dict[str, list[str]]:
-    if source is None:
-        return {}
+def _load_versions_file(source: str) -> dict[str, list[str]]:
     from pathlib import Path
 
     from prdigest.analyzers.dependencies.known_versions import load_known_versions_file
 
     return load_known_versions_file(Path(source))
-
-
-def _reanalyze_with_index(
-    store: Store,
-    repository: str | None,
-    rules: dict[str, object],
-    index_url: str,
-    jobs: int | None,
-    wanted: Callable[[str, int], bool] | None,
-) -> tuple[set[tuple[str, int]], list[str]]:
-    """Second pass for ``--versions URL``: the packages to ask the index about are only known
-    once the PRs are analyzed, so fetch their releases, then redo the selected PRs that change
-    them. Returns the PRs analyzed again and the failures."""
-    from prdigest.analysis import analyze_stored
-    from prdigest.analyzers.context import AnalysisContext
-    from prdigest.analyzers.dependencies.known_versions import fetch_known_versions
-    from prdigest.store.facts_store import analysis_states, get_facts
-
-    touched: set[tuple[str, int]] = set()
-    packages: set[str] = set()
-    for state in analysis_states(store, repository):
-        if wanted is not None and not wanted(state.repository, state.number):
-            continue
-        found = get_facts(store, state.repository, state.number)
-        if found is not None and found.dependencies.changes:
-            touched.add((state.repository, state.number))
-            packages.update(change.package for change in found.dependencies.changes)
-    if not touched:
-        return set(), []
-    versions = fetch_known_versions(index_url, packages)
-    again: set[tuple[str, int]] = set()
-
-    def record(repo: str, number: int, outcome: str) -> None:
-        if outcome == "analyzed":
-            again.add((repo, number))
-
-    stats = analyze_stored(
-        store,
-        repository=repository,
-        force=True,
-        context=AnalysisContext(rules=rules, known_versions=versions),
-        wanted=lambda repo, number: (repo, number) in touched,
-        on_done=record,
-        jobs=jobs,
-    )
-    return again, stats.failed
 
 
 @click.command("facts")
@@ -193,7 +101,7 @@ def _reanalyze_with_index(
 @db_option
 def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
-    from prdigest.analysis import ensure_facts
+    from prdigest.pipeline.analyze import ensure_facts
     from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
     from prdigest.words import labels
 

@@ -11,7 +11,6 @@ import click
 
 from prdigest.cli.options import db_option, open_store
 from prdigest.errors import BundleError
-from prdigest.sources.github.bundle import load_bundles
 
 
 def _expand(paths: tuple[Path, ...]) -> list[Path]:
@@ -33,12 +32,16 @@ def import_bundles(bundles: tuple[Path, ...], db: str | None) -> None:
     paths = _expand(bundles)
     if not paths:
         raise BundleError("no bundle files given (folders are searched for *.json)")
-    loaded = load_bundles(paths)
+    from prdigest.pipeline.sync import sync_source
+    from prdigest.sources.github.bundle_source import BundleSource
+
+    source = BundleSource(paths)  # validates every file before the database is opened
     store = open_store(db)
     try:
-        stats = store.upsert_prs(item.record for item in loaded)
+        stats = sync_source(store, source)
     finally:
         store.close()
     click.echo(
-        f"imported {len(loaded)} bundles: {stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged"
+        f"imported {len(source.loaded)} bundles: "
+        f"{stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged"
     )

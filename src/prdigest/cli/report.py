@@ -9,6 +9,7 @@ from typing import Any, cast
 import click
 
 from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_languages, parse_pr_ref
+from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Length
@@ -86,7 +87,7 @@ _out = click.option(
 @db_option
 def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path | None, db: str | None) -> None:
     """Write the full or brief report of one pull request."""
-    from prdigest.narrate.pipeline import report_for
+    from prdigest.pipeline.report import report_for
 
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
@@ -117,7 +118,7 @@ def feed(
     db: str | None,
 ) -> None:
     """Write a repository's reading feed, newest first."""
-    from prdigest.narrate.pipeline import feed_for
+    from prdigest.pipeline.report import feed_for
 
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
@@ -153,13 +154,23 @@ def publish(
     repository: str, out: Path, langs: str, since: str | None, until: str | None, no_llm: bool, db: str | None
 ) -> None:
     """Write every report (full and brief, each language, md + html + json) and the feed to a folder."""
-    from prdigest.render.site import publish_site
+    from prdigest.pipeline.publish import publish_site
 
     _check_repository(repository)
     chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db) as store:
+    with open_store(db) as store, progress(f"publish {repository}") as bar:
         _require_stored(store, repository)
-        written = publish_site(store, repository, out, chosen, llm, since=window[0], until=window[1])
+        written = publish_site(
+            store,
+            repository,
+            out,
+            chosen,
+            llm,
+            since=window[0],
+            until=window[1],
+            on_start=bar.set_total,
+            on_done=lambda number: bar.advance(note=f"#{number}"),
+        )
     click.echo(f"wrote {written.reports} reports and {written.feeds} feeds to {out}", err=True)

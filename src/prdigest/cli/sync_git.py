@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ def sync_git(
     ends in "(#N)" and merge commits "Merge pull request #N from ...", plus open PRs from
     refs/pull/N/head when the clone fetched them. Re-running reads only new commits.
     """
+    from prdigest.pipeline.sync import sync_source
     from prdigest.sources.git import GitSource, GitSyncOptions
 
     since_at = parse_date(since)
@@ -57,12 +57,8 @@ def sync_git(
             source.start_log()  # nothing to resume from: git works while the database is created
         store = open_store(db)
         try:
-            previous = {} if full else store.get_sync_state(source.repository, "git")
-            source.options = replace(options, previous_state=previous)
             with _progress() as advance:
-                stats = store.upsert_prs(source.pull_requests(), on_record=advance)
-            if source.complete:
-                store.set_sync_state(source.repository, "git", source.sync_state())
+                stats = sync_source(store, source, fresh=full, on_record=advance)
             where = _redacted(store.url)
         finally:
             store.close()

@@ -11,9 +11,10 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from prdigest.cli.options import db_option, open_store, parse_date
 from prdigest.errors import ConfigError, PrdigestError
+from prdigest.pipeline.sync import SyncStats, sync_source
 from prdigest.sources.github.client import GitHubClient, RequestStats
 from prdigest.sources.github.config import resolve_api_url, resolve_credentials
-from prdigest.sources.github.sync import STATE_FILTERS, SyncOptions, SyncResult, sync_repository
+from prdigest.sources.github.source import STATE_FILTERS, FetchCounts, GitHubSource, SyncOptions
 from prdigest.store.http_cache import HttpCache
 
 _REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -86,7 +87,7 @@ def sync_github(
     if not credentials.authenticated:
         click.echo(UNAUTHENTICATED_NOTICE, err=True)
     console = Console(stderr=True)
-    result = SyncResult()
+    stats = SyncStats()
     store = open_store(db)
     try:
         with (
@@ -99,31 +100,33 @@ def sync_github(
 
             def on_event(kind: str, number: int) -> None:
                 verb = "fetched" if kind == "fetched" else "already current"
-                progress.update(task, description=f"{repository}: #{number} {verb} ({result.fetched} fetched)")
+                fetched = source.counts.fetched
+                progress.update(task, description=f"{repository}: #{number} {verb} ({fetched} fetched)")
 
             def on_wait(seconds: float, reason: str) -> None:
                 progress.update(task, description=f"{repository}: waiting {seconds:.0f} s ({reason})")
 
             client.on_wait = on_wait
+            source = GitHubSource(client, options, on_event)
             try:
-                sync_repository(client, store, options, result, on_event)
+                sync_source(store, source, stats=stats)
             except PrdigestError:
-                click.echo(_summary(repository, result, client.stats, partial=True), err=True)
+                click.echo(_summary(repository, source.counts, stats, client.stats, partial=True), err=True)
                 raise
-            click.echo(_summary(repository, result, client.stats, partial=False))
+            click.echo(_summary(repository, source.counts, stats, client.stats, partial=False))
     finally:
         store.close()
 
 
-def _summary(repository: str, result: SyncResult, stats: RequestStats, *, partial: bool) -> str:
+def _summary(repository: str, counts: FetchCounts, written: SyncStats, stats: RequestStats, *, partial: bool) -> str:
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(stats.by_kind.items())) or "none"
     head = "stopped early; kept" if partial else "synced"
-    mark = "" if partial or not result.high_water else f"; high-water {result.high_water}"
-    if not partial and not result.complete:
+    mark = "" if partial or not counts.high_water else f"; high-water {counts.high_water}"
+    if not partial and not counts.complete:
         mark = "; limit reached, high-water unchanged"
     return (
-        f"{repository}: {head} {result.fetched} PRs ({result.inserted} new, {result.updated} updated, "
-        f"{result.unchanged} unchanged), {result.current} already current; "
+        f"{repository}: {head} {counts.fetched} PRs ({written.inserted} new, {written.updated} updated, "
+        f"{written.unchanged} unchanged), {counts.current} already current; "
         f"{stats.requests} requests ({kinds}), {stats.not_modified} not modified, "
         f"waited {stats.waited_seconds:.0f} s{mark}"
     )

@@ -1,6 +1,8 @@
-"""Narrators: prose written on top of the facts (extractive by default, LLM when configured)."""
+"""Narrators: prose written on top of the facts (extractive by default, LLM when configured).
+
+Caching narratives in the store is the pipeline's job (`prdigest.pipeline.narrate`).
+"""
 
 from prdigest.narrate.extractive import narrate_extractive
-from prdigest.narrate.service import NarrationResult, narrate, narrate_with_status
 
-__all__ = ["NarrationResult", "narrate", "narrate_extractive", "narrate_with_status"]
+__all__ = ["narrate_extractive"]

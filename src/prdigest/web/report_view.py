@@ -6,10 +6,9 @@ Facts and the narrative are read from the store, or computed and cached on first
 from __future__ import annotations
 
 from prdigest.config import LLMConfig
-from prdigest.narrate.pipeline import current_facts, narrative_for
+from prdigest.pipeline.report import narrative_for, stored_or_current_facts
 from prdigest.render.build import build_report
 from prdigest.render.markdown import render_report_markdown
-from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.web.lineage_view import lineage
 from prdigest.web.queries import as_verdict
@@ -23,7 +22,7 @@ def build_report_page(
     pr = store.get_pr(repository, number)
     # The server shows what `prdigest analyze` stored, even from older analyzers; it analyzes
     # only a PR that has no facts at all.
-    facts = get_facts(store, repository, number) or current_facts(store, pr)
+    facts = stored_or_current_facts(store, pr)
     narrative = narrative_for(store, pr, facts, lang, length, llm)
     return ReportPage(
         repository=pr.repository,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, Recogni
 from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
 from prdigest.sources.git.runner import check_repository, try_git_text
 from prdigest.sources.git.trailers import co_authors
+from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
 
 # Look-ahead of the merged-PR walk: commits parsed (and blobs asked for) before the oldest
 # of them is finished. Small: it only has to cover git's latency, and it bounds memory.
@@ -54,7 +55,6 @@ class GitSyncOptions:
     since: datetime | None = None  # only PRs merged (or, when open, updated) since
     limit: int | None = None  # only the N newest PRs
     with_contents: bool = True  # read before/after texts of changed source files
-    previous_state: dict[str, Any] = field(default_factory=dict)  # from the last complete sync
 
 
 @dataclass(slots=True)
@@ -67,7 +67,10 @@ class GitSyncCounters:
 
 
 class GitSource:
-    """``for pr in GitSource(path, options).pull_requests(): ...``"""
+    """``for pr in GitSource(path, options).pull_requests(state, stored): ...`` (a `Source`)."""
+
+    name = "git"
+    commit_each = False  # records come fast: written in batches while git works
 
     def __init__(self, path: Path, options: GitSyncOptions) -> None:
         self.path = path
@@ -81,6 +84,7 @@ class GitSource:
         self.base_ref = _short_branch(self.repo, self.branch)
         self.counters = GitSyncCounters()
         self.incremental = False
+        self.previous_state: SyncState = {}  # from the last complete sync
         self._seen: set[int] = set()
         self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
         self._log: LogStream | None = None  # started early by start_log
@@ -92,7 +96,11 @@ class GitSource:
         """Whether this sync reads the whole history (so its tip can seed the next one)."""
         return self.options.limit is None and self.options.since is None
 
-    def sync_state(self) -> dict[str, Any]:
+    def resume_state(self) -> SyncState | None:
+        """The state to resume from next time: only a sync that read everything has one."""
+        return self.sync_state() if self.complete else None
+
+    def sync_state(self) -> SyncState:
         return {
             "branch": self.branch,
             "contents": self.options.with_contents,
@@ -102,12 +110,12 @@ class GitSource:
         }
 
     def _same_setup(self) -> bool:
-        previous = self.options.previous_state
+        previous = self.previous_state
         return all(previous.get(key) == self.sync_state()[key] for key in ("branch", "contents", "format"))
 
     def _log_range(self) -> str | None:
         """The revisions to read: all, only those newer than the last complete sync, or none."""
-        last_tip = self.options.previous_state.get("tip")
+        last_tip = self.previous_state.get("tip")
         if not self._same_setup() or not isinstance(last_tip, str):
             return self.tip
         if last_tip == self.tip:
@@ -120,8 +128,18 @@ class GitSource:
 
     # --- records ------------------------------------------------------------------------
 
-    def pull_requests(self) -> Iterator[PullRequest]:
-        """Merged and open PRs, newest first, honouring ``since`` and ``limit``."""
+    def pull_requests(
+        self, state: SyncState | None = None, stored: StoredLookup = nothing_stored
+    ) -> Iterator[PullRequest]:
+        """Merged and open PRs, newest first, honouring ``since`` and ``limit``; with the
+        ``state`` of the last complete sync, only those of the commits and refs new since.
+
+        Every record is read from git whatever is stored, so ``stored`` is not consulted.
+        """
+        self.previous_state = dict(state or {})
+        return self._pull_requests()
+
+    def _pull_requests(self) -> Iterator[PullRequest]:
         limit = self.options.limit
         with CatFile(self.repo) as reader:
             merged = self._merged_prs(reader)
@@ -263,7 +281,7 @@ class GitSource:
             return
         merged = merged_pr_numbers(self.repo, self.tip)
         since = self.options.since
-        known = self.options.previous_state.get("refs") if self._same_setup() else None
+        known = self.previous_state.get("refs") if self._same_setup() else None
         known_heads: dict[str, str] = known if isinstance(known, dict) else {}
         for ref in refs:
             if ref.number in merged:

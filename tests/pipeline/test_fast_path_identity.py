@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from prdigest.analysis import analyze_stored, default_registry, facts_cache_key
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import run_all
 from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.demo.synthetic import write_synthetic_history
+from prdigest.pipeline.analyze import analyze_stored, default_registry, facts_cache_key
 from prdigest.store.facts_store import FactsRow, all_links, analysis_states, get_facts, save_facts, save_facts_rows
 from prdigest.store.store import Store
 

@@ -1,9 +1,10 @@
-"""Incremental sync of one repository's pull requests from GitHub into the store.
+"""One repository's pull requests from the GitHub API, as a `prdigest.sources.protocol.Source`.
 
-Resumable by construction: each PR is committed as soon as it is fetched, and the
-``updated_at`` high-water mark only moves after a run has listed every PR down to the old
-mark. An interrupted run therefore leaves the old mark; the next run lists from the top
-again, and PRs whose stored record is already current cost no request beyond the listing.
+Resumable by construction: the pipeline commits each PR as soon as it is yielded
+(``commit_each``), and the ``updated_at`` high-water mark it saves (``resume_state``) only
+moves after a run has listed every PR down to the old mark. An interrupted run therefore
+leaves the old mark; the next run lists from the top again, and PRs whose stored record is
+already current cost no request beyond the listing.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from prdigest.errors import NotFound
+from prdigest.models.pullrequest import PullRequest
 from prdigest.sources.github import graphql, rest
 from prdigest.sources.github.bundle import write_bundle
 from prdigest.sources.github.bundle_models import FORMAT_VERSION, Bundle
 from prdigest.sources.github.client import GitHubClient
 from prdigest.sources.github.graphql_to_bundle import bundle_from_graphql, validate_document
 from prdigest.sources.github.normalize import normalize_bundle
-from prdigest.store.store import Store
+from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
 
 SOURCE = "github"
 STATE_FILTERS = ("merged", "open", "closed", "all")
@@ -39,13 +40,10 @@ class SyncOptions:
 
 
 @dataclass
-class SyncResult:
-    """Filled as the sync goes, so a caller still has the counts after an exception."""
+class FetchCounts:
+    """Filled as the listing goes, so a caller still has the counts after an exception."""
 
-    fetched: int = 0  # PRs whose details were requested and stored
-    inserted: int = 0
-    updated: int = 0
-    unchanged: int = 0
+    fetched: int = 0  # PRs whose details were requested (and yielded)
     current: int = 0  # listed PRs whose stored record was already up to date
     bundles: list[Path] = field(default_factory=list)
     complete: bool = False
@@ -82,79 +80,81 @@ def effective_high_water(state: dict[str, Any], state_filter: str) -> datetime |
     return max(present) if present else None
 
 
-def sync_repository(
-    client: GitHubClient,
-    store: Store,
-    options: SyncOptions,
-    result: SyncResult | None = None,
-    on_event: EventCallback | None = None,
-) -> SyncResult:
-    result = result if result is not None else SyncResult()
-    state = store.get_sync_state(options.repository, SOURCE)
-    marks = [t for t in (effective_high_water(state, options.state), options.since) if t is not None]
-    lower = max(marks) if marks else None
-    run_top: datetime | None = None
-    listing = _graphql_listing(client, options) if client.authenticated else _rest_listing(client, options)
-    for listed in listing:
-        if lower is not None and listed.updated_at < lower:
-            result.complete = True  # newest first: everything after this is older still
-            break
-        if options.limit is not None and result.fetched >= options.limit:
-            break
-        run_top = listed.updated_at if run_top is None else max(run_top, listed.updated_at)
-        if _is_current(store, options.repository, listed):
-            result.current += 1
-            if on_event is not None:
-                on_event("current", listed.number)
-            continue
-        bundle = listed.fetch()
-        record = normalize_bundle(bundle)
-        stats = store.upsert_prs([record])
-        result.fetched += 1
-        result.inserted += stats.inserted
-        result.updated += stats.updated
-        result.unchanged += stats.unchanged
-        if options.save_raw is not None:
-            result.bundles.append(write_bundle(options.save_raw, options.repository, bundle))
-        if on_event is not None:
-            on_event("fetched", listed.number)
-    else:
-        result.complete = True
-    if result.complete:
-        _advance_high_water(store, options, state, run_top, result)
-    return result
+class GitHubSource:
+    """``GitHubSource(client, SyncOptions("owner/name"))``: PRs newest first, fetched in full
+    only when the stored record is not current; ``counts`` tells what the run did."""
+
+    name = SOURCE
+    commit_each = True  # each PR costs requests: keep every one fetched if the run stops
+
+    def __init__(self, client: GitHubClient, options: SyncOptions, on_event: EventCallback | None = None) -> None:
+        self.client = client
+        self.options = options
+        self.on_event = on_event
+        self.counts = FetchCounts()
+        self._state: SyncState = {}
+        self._run_top: datetime | None = None
+
+    @property
+    def repository(self) -> str:
+        return self.options.repository
+
+    def pull_requests(self, state: SyncState, stored: StoredLookup = nothing_stored) -> Iterator[PullRequest]:
+        self._state = dict(state)
+        return self._pull_requests(stored)
+
+    def _pull_requests(self, stored: StoredLookup) -> Iterator[PullRequest]:
+        options, counts, client = self.options, self.counts, self.client
+        marks = [t for t in (effective_high_water(self._state, options.state), options.since) if t is not None]
+        lower = max(marks) if marks else None
+        listing = _graphql_listing(client, options) if client.authenticated else _rest_listing(client, options)
+        for listed in listing:
+            if lower is not None and listed.updated_at < lower:
+                counts.complete = True  # newest first: everything after this is older still
+                break
+            if options.limit is not None and counts.fetched >= options.limit:
+                break
+            self._run_top = listed.updated_at if self._run_top is None else max(self._run_top, listed.updated_at)
+            if _is_current(stored(options.repository, listed.number), listed):
+                counts.current += 1
+                if self.on_event is not None:
+                    self.on_event("current", listed.number)
+                continue
+            bundle = listed.fetch()
+            yield normalize_bundle(bundle)
+            counts.fetched += 1
+            if options.save_raw is not None:
+                counts.bundles.append(write_bundle(options.save_raw, options.repository, bundle))
+            if self.on_event is not None:
+                self.on_event("fetched", listed.number)
+        else:
+            counts.complete = True
+
+    def resume_state(self) -> SyncState | None:
+        """The moved high-water mark, once the listing reached the old one; else None."""
+        if not self.counts.complete:
+            return None
+        options, state = self.options, self._state
+        marks = dict(state.get("high_water") or {}) if isinstance(state.get("high_water"), dict) else {}
+        previous = parse_time(marks.get(options.state))
+        # With --since the run did not look below it: only a run that reached the old mark may move it.
+        reached_old_mark = options.since is None or (previous is not None and options.since <= previous)
+        if self._run_top is None or not reached_old_mark:
+            self.counts.high_water = marks.get(options.state)
+            return None
+        top = max(self._run_top, previous) if previous is not None else self._run_top
+        marks[options.state] = _stamp(top)
+        newest = max(t for t in (parse_time(v) for v in marks.values()) if t is not None)
+        self.counts.high_water = marks[options.state]
+        return {**state, "high_water": marks, "updated_at_high_water": _stamp(newest), "format": 1}
 
 
-def _advance_high_water(
-    store: Store, options: SyncOptions, state: dict[str, Any], run_top: datetime | None, result: SyncResult
-) -> None:
-    marks = dict(state.get("high_water") or {}) if isinstance(state.get("high_water"), dict) else {}
-    previous = parse_time(marks.get(options.state))
-    # With --since the run did not look below it: only a run that reached the old mark may move it.
-    reached_old_mark = options.since is None or (previous is not None and options.since <= previous)
-    if run_top is None or not reached_old_mark:
-        result.high_water = marks.get(options.state)
-        return
-    top = max(run_top, previous) if previous is not None else run_top
-    marks[options.state] = top.astimezone(UTC).isoformat().replace("+00:00", "Z")
-    newest = max(t for t in (parse_time(v) for v in marks.values()) if t is not None)
-    store.set_sync_state(
-        options.repository,
-        SOURCE,
-        {
-            **state,
-            "high_water": marks,
-            "updated_at_high_water": newest.astimezone(UTC).isoformat().replace("+00:00", "Z"),
-            "format": 1,
-        },
-    )
-    result.high_water = marks[options.state]
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def _is_current(store: Store, repository: str, listed: _Listed) -> bool:
-    try:
-        stored = store.get_pr(repository, listed.number)
-    except NotFound:
+def _is_current(stored: PullRequest | None, listed: _Listed) -> bool:
+    if stored is None:
         return False
     return stored.source == SOURCE and stored.updated_at == listed.updated_at and stored.head_sha == listed.head_sha
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
-from prdigest.narrate.service import narrate, narrate_with_status
+from prdigest.pipeline.narrate import narrate, narrate_with_status
 from prdigest.store import Store
 from prdigest.store.schema import narratives
 

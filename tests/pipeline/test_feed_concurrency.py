@@ -14,7 +14,7 @@ import pytest
 
 from prdigest.config import LLMConfig
 from prdigest.models.pullrequest import FileChange, PullRequest
-from prdigest.narrate.pipeline import feed_for
+from prdigest.pipeline.report import feed_for
 from prdigest.store import Store
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from prdigest.models.facts import Facts, Reference, ReferencesFacts
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.related import related_from_store
+from prdigest.pipeline.related import related_from_store
 from prdigest.store import Store, facts_store
 
 REPO = "vllm-project/vllm"

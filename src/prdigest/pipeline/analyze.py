@@ -80,7 +80,7 @@ def analyze_stored(
     todo.sort(key=lambda item: names[item[0]])
     if not todo:
         return stats
-    from prdigest import analysis_workers as workers
+    from prdigest.pipeline import analyze_workers as workers
 
     def read(ids: Sequence[int]) -> dict[int, str]:
         return stored_records(store, ids)

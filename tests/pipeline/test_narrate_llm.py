@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from prdigest.config import LLMConfig
-from prdigest.narrate.service import narrate_with_status
+from prdigest.pipeline.narrate import narrate_with_status
 from prdigest.store import Store
 
 

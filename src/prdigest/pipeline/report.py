@@ -1,20 +1,21 @@
-"""From the store to a `Report` or `Feed`: load the PR, make sure it has current facts,
-narrate (cached), build. Shared by the CLI and the web app."""
+"""Build a report or a feed: load the PR from the store, make sure it has current facts,
+narrate (cached), build. Shared by the CLI, the web app and publishing."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from prdigest.analysis import ensure_facts
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.related import related_from_store
-from prdigest.narrate.service import narrate
+from prdigest.pipeline.analyze import ensure_facts
+from prdigest.pipeline.narrate import narrate
+from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
 from prdigest.render.feed import Feed, build_feed
 from prdigest.render.report import Report
+from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang
 
@@ -22,6 +23,12 @@ from prdigest.words import Lang
 def current_facts(store: Store, pr: PullRequest) -> Facts:
     """The PR's facts: stored when current, else analyzed (and stored) now."""
     return ensure_facts(store, pr.repository, pr.number)
+
+
+def stored_or_current_facts(store: Store, pr: PullRequest) -> Facts:
+    """The PR's stored facts even from older analyzers (what ``prdigest analyze`` stored), or
+    facts analyzed now when it has none: what a server shows without re-analyzing on view."""
+    return get_facts(store, pr.repository, pr.number) or current_facts(store, pr)
 
 
 def narrative_for(

@@ -1,0 +1,76 @@
+"""Sync: write what a source yields into the store, then save where the next run resumes.
+
+The source only reads; this is the one place its records and its resume state are written.
+The resume state is saved only after every record is committed, so an interrupted run
+leaves the previous one and the next run reads again what this one may have missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prdigest.errors import NotFound
+from prdigest.models.pullrequest import PullRequest
+from prdigest.sources.protocol import Source, StoredLookup
+from prdigest.store.store import Store, UpsertStats
+
+# Called after each record is committed with "inserted", "updated" or "unchanged".
+OnRecord = Callable[[PullRequest, str], None]
+
+
+@dataclass
+class SyncStats:
+    """Filled as records are committed, so a caller still has the counts after an exception."""
+
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    state_saved: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.inserted + self.updated + self.unchanged
+
+    def add(self, stats: UpsertStats) -> None:
+        self.inserted += stats.inserted
+        self.updated += stats.updated
+        self.unchanged += stats.unchanged
+
+
+def sync_source(
+    store: Store,
+    source: Source,
+    *,
+    fresh: bool = False,
+    on_record: OnRecord | None = None,
+    stats: SyncStats | None = None,
+) -> SyncStats:
+    """Write the source's records new since its saved state (all of them with ``fresh``),
+    then save the state it hands back. Pass ``stats`` to keep the counts if the run fails."""
+    stats = stats if stats is not None else SyncStats()
+    repository = source.repository
+    state = {} if fresh or repository is None else store.get_sync_state(repository, source.name)
+    records = source.pull_requests(state, stored_lookup(store))
+    if source.commit_each:
+        for record in records:
+            stats.add(store.upsert_prs([record], on_record=on_record))
+    else:
+        stats.add(store.upsert_prs(records, on_record=on_record))
+    resume = source.resume_state()
+    if resume is not None and repository is not None:
+        store.set_sync_state(repository, source.name, resume)
+        stats.state_saved = True
+    return stats
+
+
+def stored_lookup(store: Store) -> StoredLookup:
+    """The store as a source sees it: the stored record of a PR, or None."""
+
+    def lookup(repository: str, number: int) -> PullRequest | None:
+        try:
+            return store.get_pr(repository, number)
+        except NotFound:
+            return None
+
+    return lookup
