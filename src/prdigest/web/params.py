@@ -9,8 +9,7 @@ from typing import Annotated
 from fastapi import Path, Query
 from starlette.exceptions import HTTPException
 
-from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import FeedFilters, Lang, Length
+from prdigest.web.schemas import FeedFilters, Lang, Length, as_verdict
 
 LangParam = Annotated[Lang, Query(description="output language")]
 LengthParam = Annotated[Length, Query(description="full or brief report")]

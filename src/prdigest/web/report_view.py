@@ -12,8 +12,7 @@ from prdigest.render.markdown import render_report_markdown
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.web.lineage_view import lineage
-from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import Lang, Length, ReportPage
+from prdigest.web.schemas import Lang, Length, ReportPage, as_verdict
 
 
 def build_report_page(
