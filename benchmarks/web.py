@@ -1,6 +1,6 @@
 """Web benchmark: p50 / p95 latency of the feed, report and search pages under concurrency.
 
-Fills a SQLite database with N synthetic PRs and their facts (direct SQLAlchemy Core inserts),
+Fills a SQLite database with N synthetic PRs and their facts (through the store's batch writers),
 builds the search index with `prdigest.store.search_store.reindex`, starts ``prdigest serve``
 on a free loopback port exactly as a user would (its default worker count unless --workers is
 given), and drives it with C concurrent connections.
@@ -43,7 +43,6 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-from sqlalchemy import insert
 
 from prdigest.models.facts import (
     Facts,
@@ -57,7 +56,7 @@ from prdigest.models.facts import (
 )
 from prdigest.models.pullrequest import Comment, PullRequest
 from prdigest.store import Store
-from prdigest.store.schema import fact_labels, facts, pull_requests, repositories
+from prdigest.store.facts_store import analysis_states, facts_row, save_facts_rows
 from prdigest.store.search_store import reindex
 
 REPO = "bench/repo"
@@ -105,11 +104,10 @@ def sentence(rng: random.Random, n: int) -> str:
 def fill(store: Store, count: int, seed: int = 7) -> None:
     rng = random.Random(seed)
     start = datetime(2024, 1, 1, tzinfo=UTC)
-    with store.engine.begin() as connection:
-        repo_id = connection.execute(insert(repositories).values(full_name=REPO).returning(repositories.c.id)).scalar()
     batch = 2000
     for first in range(1, count + 1, batch):
-        pr_rows, fact_rows, label_rows = [], [], []
+        prs: list[PullRequest] = []
+        results: dict[int, Facts] = {}
         for number in range(first, min(first + batch, count + 1)):
             when = start + timedelta(minutes=7 * number)
             pr = PullRequest(
@@ -127,7 +125,8 @@ def fill(store: Store, count: int, seed: int = 7) -> None:
             risks = rng.sample(RISKS, rng.randrange(3))
             modules = rng.sample(MODULES, 1 + rng.randrange(2))
             level = rng.choice(LEVELS)
-            fact = Facts(
+            prs.append(pr)
+            results[number] = Facts(
                 repository=REPO,
                 number=number,
                 files=FilesFacts(
@@ -136,41 +135,10 @@ def fill(store: Store, count: int, seed: int = 7) -> None:
                 risks=RisksFacts(tags=[RiskTag(tag=r, label_zh=r, label_en=r, evidence="synthetic") for r in risks]),
                 verdict=VerdictFacts(level=level, score=rng.random(), reasons=[VerdictReason(code="size", detail="x")]),
             )
-            record = pr.model_dump_json()
-            pr_rows.append(
-                {
-                    "id": number,
-                    "repository_id": repo_id,
-                    "number": number,
-                    "title": pr.title,
-                    "state": "merged",
-                    "author": pr.author,
-                    "created_at": pr.created_at.replace(tzinfo=None) if pr.created_at else None,
-                    "merged_at": when.replace(tzinfo=None),
-                    "additions": pr.additions,
-                    "deletions": pr.deletions,
-                    "changed_files": len(modules),
-                    "source": "bundle",
-                    "record": record,
-                    "record_hash": f"{number:064x}",
-                }
-            )
-            fact_rows.append(
-                {
-                    "pull_request_id": number,
-                    "cache_key": "bench",
-                    "verdict": level.value,
-                    "score": fact.verdict.score,
-                    "body": fact.model_dump_json(),
-                }
-            )
-            label_rows += [{"pull_request_id": number, "kind": "risk", "value": r} for r in risks]
-            label_rows += [{"pull_request_id": number, "kind": "module", "value": m} for m in modules]
-        with store.engine.begin() as connection:
-            connection.execute(insert(pull_requests), pr_rows)
-            connection.execute(insert(facts), fact_rows)
-            if label_rows:
-                connection.execute(insert(fact_labels), label_rows)
+        # Through the store's own writers, as `sync` and `analyze` would write them.
+        store.upsert_prs(prs, batch_size=batch)
+        ids = {state.number: state.pull_request_id for state in analysis_states(store, REPO) if state.number in results}
+        save_facts_rows(store, [facts_row(ids[number], fact, "bench") for number, fact in results.items()])
 
 
 def free_port() -> int:

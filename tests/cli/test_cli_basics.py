@@ -9,6 +9,7 @@ from pathlib import Path
 
 from prdigest.models import PullRequest
 from prdigest.store import Store
+from prdigest.store.testing import engine_of
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -82,7 +83,7 @@ def test_errors_are_one_line_with_nonzero_exit(tmp_path: Path) -> None:
 
 def test_newer_schema_is_refused_by_every_command(tmp_path: Path) -> None:
     db = tmp_path / "p.db"
-    with Store.open(f"sqlite:///{db}") as store, store.engine.begin() as connection:
+    with Store.open(f"sqlite:///{db}") as store, engine_of(store).begin() as connection:
         from sqlalchemy import text
 
         connection.execute(text("UPDATE alembic_version SET version_num = 'ffff'"))

@@ -6,18 +6,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
 from prdigest.pipeline.narrate import narrate, narrate_with_status
 from prdigest.store import Store
-from prdigest.store.schema import narratives
+from prdigest.store.narrative_store import count_narratives
 
 
 def _count(store: Store) -> int:
-    with store.engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(narratives)).scalar_one())
+    return count_narratives(store)
 
 
 def test_second_call_reads_the_cache(tmp_path: Path, seeds: Any) -> None:

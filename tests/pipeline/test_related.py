@@ -14,8 +14,7 @@ REPO = "vllm-project/vllm"
 
 
 def _save(store: Store, pr: PullRequest, facts: Facts) -> None:
-    with store.engine.connect() as connection:
-        pr_id = store.pr_id(connection, pr.repository, pr.number)
+    pr_id = store.pr_id(pr.repository, pr.number)
     facts_store.save_facts(store, pr_id, facts, "test-key")
 
 

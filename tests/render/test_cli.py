@@ -10,13 +10,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import func, select
 
 from prdigest.cli.main import cli
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.analyze import default_registry, facts_cache_key
 from prdigest.store import Store, facts_store
-from prdigest.store.schema import narratives
+from prdigest.store.narrative_store import count_narratives
 
 
 @pytest.fixture
@@ -56,9 +55,9 @@ def test_report_in_every_format(runner: CliRunner, db: str) -> None:
     html = _run(runner, "report", "vllm-project/vllm#43530", "--format", "html", "--db", db)
     assert html.startswith("<!DOCTYPE html>")
     assert "<script" not in html
-    with Store.open(f"sqlite:///{db}") as store, store.engine.connect() as connection:
+    with Store.open(f"sqlite:///{db}") as store:
         # zh full (md, json, html share one cached narrative) + en brief
-        assert connection.execute(select(func.count()).select_from(narratives)).scalar_one() == 2
+        assert count_narratives(store) == 2
 
 
 def test_report_of_unknown_pr_fails_cleanly(runner: CliRunner, db: str) -> None:
@@ -126,8 +125,8 @@ def test_publish_writes_the_site(runner: CliRunner, db: str, tmp_path: Path) -> 
     assert "<script" not in index
     assert "reports/44301.en.brief.md" in (out / "index.md").read_text(encoding="utf-8")
     # a second publish narrates nothing new
-    with Store.open(f"sqlite:///{db}") as store, store.engine.connect() as connection:
-        before = connection.execute(select(func.count()).select_from(narratives)).scalar_one()
+    with Store.open(f"sqlite:///{db}") as store:
+        before = count_narratives(store)
     _run(runner, "publish", "vllm-project/vllm", "--out", str(out), "--lang", "en", "--db", db)
-    with Store.open(f"sqlite:///{db}") as store, store.engine.connect() as connection:
-        assert connection.execute(select(func.count()).select_from(narratives)).scalar_one() == before == 8
+    with Store.open(f"sqlite:///{db}") as store:
+        assert count_narratives(store) == before == 8

@@ -17,8 +17,6 @@ from prdigest.sources.github.bundle import json_path, parse_bundle
 from prdigest.sources.github.client import GitHubClient, _next_link
 from prdigest.sources.github.config import graphql_url, resolve_api_url, resolve_credentials
 from prdigest.sources.github.normalize import co_authors, decode_content, is_bot, normalize_bundle
-from prdigest.store import Store
-from prdigest.store.http_cache import HttpCache
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -162,18 +160,6 @@ def test_credentials_and_urls(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError):
         resolve_api_url("ftp://nope", {})
-
-
-def test_http_cache_round_trip(store: Store) -> None:
-    cache = HttpCache(store)
-    assert cache.get("https://x/y") is None
-    cache.put("https://x/y", "[1]", etag='"e1"', last_modified=None)
-    cache.put("https://x/y", "[2]", etag='"e2"', last_modified="Mon")
-    hit = cache.get("https://x/y")
-    assert hit is not None
-    assert (hit.body, hit.etag, hit.last_modified) == ("[2]", '"e2"', "Mon")
-    cache.delete("https://x/y")
-    assert cache.get("https://x/y") is None
 
 
 def test_conditional_get_and_immutable_contents(fake: Any, make_client: Callable[..., GitHubClient]) -> None:

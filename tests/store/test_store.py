@@ -13,6 +13,7 @@ from prdigest.models.narrative import NarrationCost, Narrative
 from prdigest.store import Store, migrate
 from prdigest.store.facts_store import analysis_states, get_facts, links_from, links_to, save_facts
 from prdigest.store.narrative_store import get_narrative, save_narrative
+from prdigest.store.testing import engine_of
 
 
 def make_pr(number: int, title: str = "Fix things", *, repo: str = "org/proj", day: int = 1) -> PullRequest:
@@ -32,7 +33,7 @@ def make_pr(number: int, title: str = "Fix things", *, repo: str = "org/proj", d
 
 def dump(store: Store) -> list[tuple[object, ...]]:
     rows: list[tuple[object, ...]] = []
-    with store.engine.connect() as connection:
+    with engine_of(store).connect() as connection:
         for table in ("repositories", "pull_requests", "sync_states", "facts", "pr_links"):
             rows.extend(tuple(r) for r in connection.execute(text(f"SELECT * FROM {table} ORDER BY 1")))
     return rows
@@ -109,7 +110,7 @@ def test_facts_labels_and_links(db_url: str) -> None:
         assert [(link.source_number, link.relation) for link in incoming] == [(2, "reverts")]
         assert incoming[0].source_title == 'Revert "Add feature"'
         assert len(links_from(store, "org/proj", 2)) == 1
-        with store.engine.connect() as connection:
+        with engine_of(store).connect() as connection:
             labels = connection.execute(text("SELECT kind, value FROM fact_labels")).all()
         assert [tuple(r) for r in labels] == [("risk", "revert")]
 
@@ -127,8 +128,7 @@ def test_narrative_cache(db_url: str) -> None:
     )
     with Store.open(db_url) as store:
         store.upsert_prs([make_pr(1)])
-        with store.engine.connect() as connection:
-            pr_id = store.pr_id(connection, "org/proj", 1)
+        pr_id = store.pr_id("org/proj", 1)
         save_narrative(store, pr_id, narrative, "k1")
         assert get_narrative(store, pr_id, "en", "brief", "k1") == narrative
         assert get_narrative(store, pr_id, "en", "brief", "k2") is None
@@ -139,7 +139,7 @@ def test_narrative_cache(db_url: str) -> None:
 def test_database_from_a_newer_schema_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/new.db"
     Store.open(url).close()
-    with Store.open(url) as store, store.engine.begin() as connection:
+    with Store.open(url) as store, engine_of(store).begin() as connection:
         connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
     with pytest.raises(SchemaTooNew, match="9999"):
         Store.open(url)
@@ -153,16 +153,41 @@ def test_known_revisions_match_the_migration_scripts() -> None:
 def test_migrations_downgrade_and_upgrade_again(db_url: str) -> None:
     store = Store.open(db_url)
     store.upsert_prs([make_pr(1)])
-    migrate.downgrade(store.engine, "base")
-    with store.engine.connect() as connection:
+    migrate.downgrade(engine_of(store), "base")
+    with engine_of(store).connect() as connection:
         assert migrate.current_revision(connection) is None
     store.close()
     with Store.open(db_url) as reopened:
         assert reopened.count_prs() == 0
-        with reopened.engine.connect() as connection:
+        with engine_of(reopened).connect() as connection:
             assert migrate.current_revision(connection) == migrate.HEAD_REVISION
 
 
 def test_sqlite_uses_wal(sqlite_url: str) -> None:
-    with Store.open(sqlite_url) as store, store.engine.connect() as connection:
+    with Store.open(sqlite_url) as store, engine_of(store).connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+
+
+def test_serving_pragmas_apply_to_new_connections(sqlite_url: str) -> None:
+    with Store.open(sqlite_url) as store:
+        store.tune_for_serving()
+        with engine_of(store).connect() as connection:
+            assert connection.execute(text("PRAGMA cache_size")).scalar() == -32768
+            assert connection.execute(text("PRAGMA mmap_size")).scalar() == 268435456
+
+
+def test_serving_tuning_is_a_no_op_elsewhere(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        store.tune_for_serving()
+        store.upsert_prs([make_pr(1)])
+        assert store.count_prs() == 1
+
+
+def test_pr_ids_by_repository_and_number(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        store.upsert_prs([make_pr(1)])
+        assert store.find_pr_id("org/proj", 1) == store.pr_id("org/proj", 1)
+        assert store.find_pr_id("org/proj", 2) is None
+        assert store.find_pr_id("no/repo", 1) is None
+        with pytest.raises(NotFound, match="org/proj#2"):
+            store.pr_id("org/proj", 2)

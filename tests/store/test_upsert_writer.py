@@ -10,6 +10,7 @@ import pytest
 
 from prdigest.models import PullRequest
 from prdigest.store import Store
+from prdigest.store.testing import engine_of
 
 
 def _prs(count: int, *, fail_after: int | None = None) -> Iterator[PullRequest]:
@@ -48,7 +49,7 @@ def test_a_database_error_in_the_writer_reaches_the_caller(tmp_path: Path) -> No
     with Store.open(f"sqlite:///{tmp_path / 'p.db'}") as store:
         from sqlalchemy import text
 
-        with store.engine.begin() as connection:
+        with engine_of(store).begin() as connection:
             connection.execute(text("DROP TABLE pull_requests"))
         with pytest.raises(Exception, match="pull_requests"):
             store.upsert_prs(_prs(10), batch_size=3)

@@ -7,10 +7,9 @@ from xml.etree import ElementTree
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.helpers.sample_store import REPO, XSS_TITLE
 
 from prdigest.web.security import CONTENT_SECURITY_POLICY
-
-from .conftest import REPO, XSS_TITLE
 
 FEED = f"/repos/{REPO}"
 

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Dialog, Page, sync_playwright
+from tests.helpers.sample_store import REPO, fill_store
 
 from prdigest.config import Settings
 from prdigest.store import Store
 from prdigest.web import create_app
-
-from .conftest import REPO, fill_store
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -5,17 +5,14 @@ from __future__ import annotations
 import time
 
 import pytest
-from sqlalchemy import text
+from tests.helpers.sample_store import REPO, _facts
 
-from prdigest.cli.serve import tune_for_serving
 from prdigest.errors import NotFound
 from prdigest.models.facts import VerdictLevel
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import Store
 from prdigest.store.facts_store import save_facts
 from prdigest.web.facets import FacetRefresher
-
-from .conftest import REPO, _facts
 
 
 def counts(refresher: FacetRefresher, repository: str = REPO) -> dict[str, int]:
@@ -25,8 +22,7 @@ def counts(refresher: FacetRefresher, repository: str = REPO) -> dict[str, int]:
 
 def add_analyzed_pr(store: Store, number: int, risk: str) -> None:
     store.upsert_prs([PullRequest(repository=REPO, number=number, title=f"PR {number}")])
-    with store.engine.connect() as connection:
-        pr_id = store.pr_id(connection, REPO, number)
+    pr_id = store.pr_id(REPO, number)
     save_facts(store, pr_id, _facts(number, VerdictLevel.SKIP, [risk], ["build"]), cache_key="test")
 
 
@@ -62,10 +58,3 @@ def test_repository_added_after_start_is_counted_on_demand(store: Store) -> None
     assert refresher.facets("late/comer") == ([], [])
     with pytest.raises(NotFound):
         refresher.facets("no/such-repo")
-
-
-def test_serving_pragmas_apply_to_new_connections(store: Store) -> None:
-    tune_for_serving(store)
-    with store.engine.connect() as connection:
-        assert connection.execute(text("PRAGMA cache_size")).scalar() == -32768
-        assert connection.execute(text("PRAGMA mmap_size")).scalar() == 268435456

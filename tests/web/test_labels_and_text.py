@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.helpers.sample_store import REPO, _facts
 
 from prdigest.models.facts import VerdictLevel
 from prdigest.models.pullrequest import PullRequest
@@ -17,8 +18,6 @@ from prdigest.store.search_store import MARK_END, MARK_START, reindex
 from prdigest.text import printable
 from prdigest.web.chip_labels import chip_label
 from prdigest.web.templating import printable_snippet, strip_marks
-
-from .conftest import REPO, _facts
 
 FEED = f"/repos/{REPO}"
 NASTY_TITLE = "Clear\x1b[2J the screen\x07 now"
@@ -65,8 +64,7 @@ def parse(html: str) -> ChipParser:
 
 def add_pr(store: Store, number: int, title: str, body: str, risks: list[str], modules: list[str]) -> None:
     store.upsert_prs([PullRequest(repository=REPO, number=number, title=title, body=body, author="eve")])
-    with store.engine.connect() as connection:
-        pr_id = store.pr_id(connection, REPO, number)
+    pr_id = store.pr_id(REPO, number)
     save_facts(store, pr_id, _facts(number, VerdictLevel.QUICK_READ, risks, modules), cache_key="t")
 
 

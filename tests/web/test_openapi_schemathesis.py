@@ -15,12 +15,11 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
+from tests.helpers.sample_store import fill_store
 
 from prdigest.config import Settings
 from prdigest.store import Store
 from prdigest.web import create_app
-
-from .conftest import fill_store
 
 OPERATIONS = [
     "/repos.json",

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.helpers.sample_store import REPO, _facts, fill_store
 
 from prdigest.config import Settings
 from prdigest.models.facts import VerdictLevel
@@ -17,8 +18,6 @@ from prdigest.store.search_store import reindex
 from prdigest.web import WebOptions, create_app
 from prdigest.web.context import WebContext
 from prdigest.web.page_cache import CachedResponse, DataGeneration, ResponseCache
-
-from .conftest import REPO, _facts, fill_store
 
 FEED = f"/repos/{REPO}"
 PAGES = [
@@ -92,8 +91,7 @@ def test_writes_through_the_store_show_on_the_next_request(backend_store: Store)
         store.upsert_prs([PullRequest(repository=REPO, number=6, title="Brand new zeppelin", body="")])
         assert feed()[6]["verdict"] is None
         # Its analysis, then a re-analysis of the newest PR with other labels.
-        with store.engine.connect() as connection:
-            pr_id = store.pr_id(connection, REPO, 6)
+        pr_id = store.pr_id(REPO, 6)
         save_facts(store, pr_id, _facts(6, VerdictLevel.SKIP, ["revert"], ["docs"]), cache_key="a")
         assert (feed()[6]["verdict"], feed()[6]["risk_tags"]) == ("skip", ["revert"])
         save_facts(store, pr_id, _facts(6, VerdictLevel.READ_IN_DEPTH, ["revert"], ["docs"]), cache_key="b")

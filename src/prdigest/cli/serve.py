@@ -21,14 +21,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from typing import TYPE_CHECKING, Any
 
 import click
 
 from prdigest.cli.options import db_option
-
-if TYPE_CHECKING:  # imported lazily: every CLI command loads this module
-    from prdigest.store.store import Store
 
 _URL_ENV = "PRDIGEST_SERVE_DB_URL"
 _LLM_ENV = "PRDIGEST_SERVE_LLM"
@@ -43,23 +39,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def tune_for_serving(store: Store) -> None:
-    """Bigger page cache and memory-mapped reads on SQLite: the server mostly reads."""
-    from sqlalchemy import event
-
-    if store.engine.dialect.name != "sqlite":
-        return
-
-    def pragmas(dbapi_connection: Any, _record: object) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA mmap_size=268435456")  # 256 MiB; pages are shared with the OS cache
-        cursor.execute("PRAGMA cache_size=-32768")  # 32 MiB per connection
-        cursor.close()
-
-    event.listen(store.engine, "connect", pragmas)
-    store.engine.dispose()  # connections opened before (migrations) would miss the pragmas
-
-
 def app_from_env() -> object:
     """Factory for uvicorn worker processes (``--workers > 1``)."""
     from prdigest.config import load_settings
@@ -68,7 +47,7 @@ def app_from_env() -> object:
 
     options = WebOptions(narrate_with_llm=bool(os.environ.get(_LLM_ENV)))
     store = Store.open(os.environ[_URL_ENV])
-    tune_for_serving(store)
+    store.tune_for_serving()
     return create_app(store, load_settings(), options)
 
 
@@ -104,7 +83,7 @@ def serve(host: str, port: int, workers: int, no_reindex: bool, use_llm: bool, d
             click.echo(f"search index: {stats.indexed} updated, {stats.removed} removed", err=True)
     click.echo(f"serving on http://{host}:{port}/", err=True)
     if workers == 1:
-        tune_for_serving(store)
+        store.tune_for_serving()
         uvicorn.run(create_app(store, settings, options), host=host, port=port, log_level="warning", access_log=False)
         return
     store.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from prdigest.config import LLMConfig
-from prdigest.errors import NarrationError, NotFound
+from prdigest.errors import NarrationError
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
@@ -107,8 +107,4 @@ def _llm_module() -> Any:
 
 def _pr_id(store: Store, pr: PullRequest) -> int | None:
     """The stored PR's id, or None when the PR is not in the store (nothing to cache under)."""
-    try:
-        with store.engine.connect() as connection:
-            return store.pr_id(connection, pr.repository, pr.number)
-    except NotFound:
-        return None
+    return store.find_pr_id(pr.repository, pr.number)

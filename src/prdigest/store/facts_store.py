@@ -55,7 +55,7 @@ def analysis_states(store: Store, repository: str | None = None, number: int | N
         query = query.where(repositories.c.full_name == repository)
     if number is not None:
         query = query.where(pull_requests.c.number == number)
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         return [
             PendingAnalysis(int(r[0]), str(r[1]), int(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
             for r in connection.execute(query)
@@ -102,7 +102,7 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         return
     latest = {row.pull_request_id: row for row in rows}  # a PR given twice: the last one wins
     ids = list(latest)
-    with store.engine.begin() as connection:
+    with store._engine.begin() as connection:
         connection.execute(delete(facts).where(facts.c.pull_request_id.in_(ids)))
         connection.execute(
             insert(facts),
@@ -147,7 +147,7 @@ def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, s
     """The record JSON of each given PR, by id (one query; ids not stored are left out)."""
     if not pull_request_ids:
         return {}
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         rows = connection.execute(
             select(pull_requests.c.id, pull_requests.c.record).where(pull_requests.c.id.in_(list(pull_request_ids)))
         )
@@ -155,7 +155,7 @@ def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, s
 
 
 def get_facts(store: Store, repository: str, number: int) -> Facts | None:
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         row = connection.execute(
             select(facts.c.body)
             .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
@@ -185,27 +185,27 @@ def _link_query() -> Select[Any]:
 
 def links_from(store: Store, repository: str, number: int) -> list[Link]:
     query = _link_query().where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         return [Link(*row) for row in connection.execute(query.order_by(pr_links.c.id))]
 
 
 def links_to(store: Store, repository: str, number: int) -> list[Link]:
     """References other stored PRs make to this one (incoming edges)."""
     query = _link_query().where(and_(pr_links.c.target_repository == repository, pr_links.c.target_number == number))
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
 
 
 def all_links(store: Store, repository: str) -> list[Link]:
     query = _link_query().where(repositories.c.full_name == repository)
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
 
 
 def titles(store: Store, repository: str, numbers: list[int]) -> dict[int, str]:
     if not numbers:
         return {}
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         rows = connection.execute(
             select(pull_requests.c.number, pull_requests.c.title)
             .join(repositories, repositories.c.id == pull_requests.c.repository_id)

@@ -30,7 +30,7 @@ class HttpCache:
     """Reads and writes rows of ``http_cache`` through a `Store`'s engine."""
 
     def __init__(self, store: Store) -> None:
-        self._engine = store.engine
+        self._engine = store._engine
 
     def get(self, url: str, method: str = "GET") -> CachedResponse | None:
         with self._engine.connect() as connection:

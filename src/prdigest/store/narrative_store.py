@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, insert, select
+from sqlalchemy import and_, delete, func, insert, select
 
 from prdigest.models.narrative import Narrative
 from prdigest.store.schema import narratives
@@ -12,7 +12,7 @@ from prdigest.store.store import Store
 
 
 def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, cache_key: str) -> Narrative | None:
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         row = connection.execute(
             select(narratives.c.body).where(
                 and_(
@@ -28,7 +28,7 @@ def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, ca
 
 def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cache_key: str) -> None:
     """Keep one narrative per (PR, language, length): older cache keys are replaced."""
-    with store.engine.begin() as connection:
+    with store._engine.begin() as connection:
         connection.execute(
             delete(narratives).where(
                 and_(
@@ -54,3 +54,9 @@ def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cac
                 created_at=datetime.now(UTC).replace(tzinfo=None),
             )
         )
+
+
+def count_narratives(store: Store) -> int:
+    """How many narratives are cached, over every PR, language and length."""
+    with store._engine.connect() as connection:
+        return int(connection.execute(select(func.count()).select_from(narratives)).scalar_one())

@@ -134,7 +134,7 @@ def build_document(pr: PullRequest, facts: Facts | None, narratives: Sequence[Na
 
 
 def _is_sqlite(store: Store) -> bool:
-    return store.engine.dialect.name == "sqlite"
+    return store._engine.dialect.name == "sqlite"
 
 
 def _stamp_query(store: Store, repository: str | None, number: int | None) -> Any:
@@ -180,7 +180,7 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
         params["repository"] = repository
     if number is not None:
         params["number"] = number
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         rows = connection.execute(_stamp_query(store, repository, number), params).all()
     stale: list[tuple[int, str]] = []
     current = 0
@@ -221,7 +221,7 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
-    with store.engine.begin() as connection:
+    with store._engine.begin() as connection:
         loaded = _load_batch(connection, ids)
         values: list[dict[str, Any]] = []
         for pr_id, stamp in batch:
@@ -266,7 +266,7 @@ def _replace_rows(store: Store, connection: Connection, ids: list[int], values: 
 def _remove_orphans(store: Store) -> int:
     if not _is_sqlite(store):
         return 0  # PostgreSQL rows go with their PR (ON DELETE CASCADE)
-    with store.engine.begin() as connection:
+    with store._engine.begin() as connection:
         result = connection.execute(text("DELETE FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests)"))
         return int(result.rowcount or 0)
 
@@ -314,7 +314,7 @@ def _search_sqlite(store: Store, query: str, repository: str | None, limit: int,
     repo_clause = "AND r.full_name = :repository" if repository is not None else ""
     params: dict[str, Any] = {"repository": repository} if repository is not None else {}
     page = text(_SQLITE_PAGE.format(repo_clause=repo_clause))
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         first = connection.execute(page, {**params, "match": in_title, "limit": limit, "offset": offset}).all()
         if len(first) == limit:
             return _hits(first)
@@ -345,7 +345,7 @@ def _search_postgres(store: Store, query: str, repository: str | None, limit: in
         repo_clause = "AND r.full_name = :repository"
         params["repository"] = repository
     statement = text(_POSTGRES_SEARCH.format(tsquery=tsquery, repo_clause=repo_clause))
-    with store.engine.connect() as connection:
+    with store._engine.connect() as connection:
         return _hits(connection.execute(statement, params).all())
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from prdigest.errors import NotFound, StoreError
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import migrate
-from prdigest.store.database import make_engine, redact_url
+from prdigest.store.database import add_read_pragmas, make_engine, redact_url
 from prdigest.store.schema import pull_requests, repositories, sync_states
 
 
@@ -60,10 +60,15 @@ def to_naive_utc(value: datetime | None) -> datetime | None:
 
 
 class Store:
-    """A handle on one database. Use `Store.open(url)`; close it when done."""
+    """A handle on one database. Use `Store.open(url)`; close it when done.
+
+    The SQLAlchemy engine is private to the `prdigest.store` package: every query lives in
+    this package (this class, the ``*_store`` modules, `read_models`, `generation`), and
+    the code above it calls those. Tests that truly need raw SQL use `prdigest.store.testing`.
+    """
 
     def __init__(self, engine: Engine, url: str) -> None:
-        self.engine = engine
+        self._engine = engine
         self.url = url
         self._repo_ids: dict[str, int] = {}
 
@@ -81,7 +86,16 @@ class Store:
         return cls(engine, url)
 
     def close(self) -> None:
-        self.engine.dispose()
+        self._engine.dispose()
+
+    def tune_for_serving(self) -> None:
+        """Read-heavy settings for a long-running server (SQLite: bigger cache, mmap reads).
+
+        Call it once the start-up writes (migrations, reindexing) are done: it closes the
+        pooled connections so that every later one gets the settings.
+        """
+        if add_read_pragmas(self._engine):
+            self._engine.dispose()
 
     def __enter__(self) -> Store:
         return self
@@ -108,7 +122,7 @@ class Store:
         return int(found)
 
     def repositories(self) -> list[str]:
-        with self.engine.connect() as connection:
+        with self._engine.connect() as connection:
             rows = connection.execute(select(repositories.c.full_name).order_by(repositories.c.full_name))
             return [str(r[0]) for r in rows]
 
@@ -134,7 +148,7 @@ class Store:
         first, so memory stays bounded however large single records get (whole file contents).
         """
         stats = UpsertStats()
-        writer = _BatchWriter(self, stats, threaded=not _in_memory(self.engine))
+        writer = _BatchWriter(self, stats, threaded=not _in_memory(self._engine))
         try:
             batch: list[tuple[PullRequest, str]] = []
             size = 0
@@ -158,7 +172,7 @@ class Store:
         # Later records of the same PR in one batch win, as they would across batches.
         latest = {(pr.repository, pr.number): (pr, record_json) for pr, record_json in batch}
         outcomes: list[tuple[PullRequest, str]] = []
-        with self.engine.begin() as connection:
+        with self._engine.begin() as connection:
             by_repo: dict[str, list[tuple[PullRequest, str]]] = {}
             for pr, record_json in latest.values():
                 by_repo.setdefault(pr.repository, []).append((pr, record_json))
@@ -197,17 +211,24 @@ class Store:
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
-        with self.engine.connect() as connection:
+        with self._engine.connect() as connection:
             row = connection.execute(_one_pr(select(pull_requests.c.record), repository, number)).first()
         if row is None:
             raise NotFound(f"no pull request {repository}#{number} in the database")
         return PullRequest.model_validate_json(row[0])
 
-    def pr_id(self, connection: Connection, repository: str, number: int) -> int:
-        row = connection.execute(_one_pr(select(pull_requests.c.id), repository, number)).first()
-        if row is None:
+    def pr_id(self, repository: str, number: int) -> int:
+        """The stored PR's row id (what facts and narratives are saved under)."""
+        found = self.find_pr_id(repository, number)
+        if found is None:
             raise NotFound(f"no pull request {repository}#{number} in the database")
-        return int(row[0])
+        return found
+
+    def find_pr_id(self, repository: str, number: int) -> int | None:
+        """The stored PR's row id, or None when the PR is not in the store."""
+        with self._engine.connect() as connection:
+            row = connection.execute(_one_pr(select(pull_requests.c.id), repository, number)).first()
+        return None if row is None else int(row[0])
 
     def list_prs(
         self,
@@ -227,7 +248,7 @@ class Store:
         ).offset(offset)
         if limit is not None:
             query = query.limit(limit)
-        with self.engine.connect() as connection:
+        with self._engine.connect() as connection:
             return [_summary(row) for row in connection.execute(query)]
 
     def iter_prs(self, *, repository: str | None = None, since: datetime | None = None) -> Iterator[PullRequest]:
@@ -245,7 +266,7 @@ class Store:
                 query = query.where(repositories.c.full_name == repository)
             if since is not None:
                 query = query.where(_merged_or_created(since))
-            with self.engine.connect() as connection:
+            with self._engine.connect() as connection:
                 rows = connection.execute(query).all()
             if not rows:
                 return
@@ -261,13 +282,13 @@ class Store:
             query = query.join(repositories, repositories.c.id == pull_requests.c.repository_id).where(
                 repositories.c.full_name == repository
             )
-        with self.engine.connect() as connection:
+        with self._engine.connect() as connection:
             return int(connection.execute(query).scalar_one())
 
     # --- sync state ------------------------------------------------------------------
 
     def get_sync_state(self, repository: str, source: str) -> dict[str, Any]:
-        with self.engine.connect() as connection:
+        with self._engine.connect() as connection:
             row = connection.execute(
                 select(sync_states.c.state)
                 .join(repositories, repositories.c.id == sync_states.c.repository_id)
@@ -277,7 +298,7 @@ class Store:
 
     def set_sync_state(self, repository: str, source: str, state: dict[str, Any]) -> None:
         encoded = json.dumps(state, sort_keys=True)
-        with self.engine.begin() as connection:
+        with self._engine.begin() as connection:
             repo_id = self.repository_id(connection, repository)
             current = connection.execute(
                 select(sync_states.c.state).where(
@@ -294,7 +315,7 @@ class Store:
                 )
 
     def delete_repository(self, repository: str) -> None:
-        with self.engine.begin() as connection:
+        with self._engine.begin() as connection:
             connection.execute(delete(repositories).where(repositories.c.full_name == repository))
         self._repo_ids.pop(repository, None)
 

@@ -12,8 +12,13 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
+from prdigest.store import read_models
+from prdigest.store.read_models import RepositoryRow
 from prdigest.store.store import Store
-from prdigest.web.queries import Facets, RepositoryRow, facets, facets_by_repository, list_repositories
+from prdigest.web.schemas import FacetValue
+
+# (risk tags, modules) as the feed page shows them.
+Facets = tuple[list[FacetValue], list[FacetValue]]
 
 _LOG = logging.getLogger(__name__)
 
@@ -38,7 +43,10 @@ class FacetRefresher:
 
     def refresh(self) -> None:
         """Recount everything now (one query for the labels, one for the repositories)."""
-        snapshot = FacetSnapshot(facets_by_repository(self._store), list_repositories(self._store))
+        counted = read_models.facets_by_repository(self._store)
+        snapshot = FacetSnapshot(
+            {name: _as_values(found) for name, found in counted.items()}, read_models.list_repositories(self._store)
+        )
         with self._lock:
             if snapshot != self._snapshot:
                 self._snapshot = snapshot
@@ -76,7 +84,7 @@ class FacetRefresher:
             found = self._snapshot.by_repository.get(repository)
         if found is not None:
             return found
-        found = facets(self._store, repository)  # NotFound for an unknown repository
+        found = _as_values(read_models.facets(self._store, repository))  # NotFound for an unknown repository
         with self._lock:
             self._snapshot = FacetSnapshot(
                 {**self._snapshot.by_repository, repository: found}, self._snapshot.repositories
@@ -89,8 +97,15 @@ class FacetRefresher:
             rows = self._snapshot.repositories
         if rows is not None:
             return rows
-        rows = list_repositories(self._store)
+        rows = read_models.list_repositories(self._store)
         with self._lock:
             self._snapshot = FacetSnapshot(self._snapshot.by_repository, rows)
             self._version += 1
         return rows
+
+
+def _as_values(found: read_models.Facets) -> Facets:
+    return (
+        [FacetValue(value=c.value, count=c.count) for c in found.risks],
+        [FacetValue(value=c.value, count=c.count) for c in found.modules],
+    )

@@ -10,8 +10,7 @@ from typing import Annotated
 from fastapi import Path, Query
 from starlette.exceptions import HTTPException
 
-from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import FeedFilters, Length
+from prdigest.web.schemas import FeedFilters, Length, as_verdict
 from prdigest.words import DEFAULT_LANG, Lang, languages
 
 # The languages are the folders of prdigest.words: the pattern lets OpenAPI say which.

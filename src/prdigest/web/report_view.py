@@ -11,8 +11,7 @@ from prdigest.render.build import build_report
 from prdigest.render.markdown import render_report_markdown
 from prdigest.store.store import Store
 from prdigest.web.lineage_view import lineage
-from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import Length, ReportPage
+from prdigest.web.schemas import Length, ReportPage, as_verdict
 from prdigest.words import Lang
 
 

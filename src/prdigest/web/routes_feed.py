@@ -12,14 +12,14 @@ from fastapi import APIRouter, Depends, Request
 from markupsafe import Markup
 from starlette.responses import JSONResponse, Response
 
+from prdigest.store.feed_query import FeedFilter, feed_page
 from prdigest.text import printable
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.negotiation import wants_json
 from prdigest.web.page_cache import request_key, serve_cached
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
-from prdigest.web.queries import feed_page
-from prdigest.web.schemas import FeedItem, FeedPage
+from prdigest.web.schemas import FeedFilters, FeedItem, FeedPage, as_verdict
 from prdigest.web.templating import pr_path, repo_path, with_query
 from prdigest.words import languages
 
@@ -28,8 +28,13 @@ router = APIRouter()
 
 def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPage:
     size = context.options.page_size
-    rows, labels = feed_page(
-        context.store, repository, query.filters, query.lang, limit=size + 1, offset=(query.page - 1) * size
+    rows = feed_page(
+        context.store,
+        repository,
+        _store_filter(query.filters),
+        query.lang,
+        limit=size + 1,
+        offset=(query.page - 1) * size,
     )
     risks, modules = context.facets.facets(repository)
     lang_query = f"?lang={query.lang}"  # a validated literal: nothing to encode
@@ -41,10 +46,10 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
             state=row.state,
             author=_printable_or_none(row.author),
             date=row.date,
-            verdict=row.verdict,
+            verdict=as_verdict(row.verdict),
             score=row.score,
-            risk_tags=[v for k, v in labels.get(row.pull_request_id, []) if k == "risk"],
-            modules=[v for k, v in labels.get(row.pull_request_id, []) if k == "module"],
+            risk_tags=[v for k, v in row.labels if k == "risk"],
+            modules=[v for k, v in row.labels if k == "module"],
             feed_title=_printable_or_none(row.feed_title),
             feed_paragraph=_printable_or_none(row.feed_paragraph),
             reason=_printable_or_none(row.reason),
@@ -65,6 +70,17 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
         risk_tags=risks,
         modules=modules,
         atom_url=with_query(repo_path(repository) + "/feed.atom", lang=query.lang),
+    )
+
+
+def _store_filter(filters: FeedFilters) -> FeedFilter:
+    return FeedFilter(
+        verdict=filters.verdict,
+        risk=filters.risk,
+        module=filters.module,
+        author=filters.author,
+        since=filters.since,
+        until=filters.until,
     )
 
 

@@ -7,13 +7,13 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from prdigest.store.read_models import ReportStamp, report_stamp
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.lineage_view import lineage
 from prdigest.web.markdown import render_markdown
 from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam, LengthParam, NameParam, NumberParam, OwnerParam
-from prdigest.web.queries import ReportStamp, report_stamp
 from prdigest.web.report_view import build_report_page
 from prdigest.web.schemas import Length, LineagePage, ReportPage
 from prdigest.web.templating import pr_path, repo_path, with_query

@@ -14,8 +14,7 @@ from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.negotiation import wants_json
 from prdigest.web.page_cache import request_key, serve_cached
 from prdigest.web.params import LangParam, PageParam
-from prdigest.web.queries import as_verdict
-from prdigest.web.schemas import SearchItem, SearchPage
+from prdigest.web.schemas import SearchItem, SearchPage, as_verdict
 from prdigest.web.templating import pr_path, printable_snippet, strip_marks, with_query
 from prdigest.words import DEFAULT_LANG, Lang, languages
 

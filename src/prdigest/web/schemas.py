@@ -135,3 +135,14 @@ class SearchPage(_Model):
     per_page: int
     has_next: bool
     items: list[SearchItem]
+
+
+VERDICTS: tuple[Verdict, ...] = ("read-in-depth", "quick-read", "skip")
+
+
+def as_verdict(value: object) -> Verdict | None:
+    """``value`` as a `Verdict` when it is one (stored text is not trusted to be), else None."""
+    for verdict in VERDICTS:
+        if value == verdict:
+            return verdict
+    return None

@@ -13,22 +13,16 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 
 from prdigest import __version__
 from prdigest.errors import GitHubError, RateLimitExceeded
+from prdigest.sources.github.cache import ResponseCache
 from prdigest.sources.github.config import Credentials, graphql_url
-from prdigest.store.http_cache import CachedResponse
 
 _SHA_REF = re.compile(r"[?&]ref=[0-9a-f]{40}(&|$)")
-
-
-class ResponseCache(Protocol):
-    def get(self, url: str, method: str = "GET") -> CachedResponse | None: ...
-
-    def put(self, url: str, body: str, *, etag: str | None, last_modified: str | None, method: str = "GET") -> None: ...
 
 
 @dataclass

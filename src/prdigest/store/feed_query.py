@@ -1,4 +1,4 @@
-"""The read queries behind the pages: each page is one indexed query plus small lookups.
+"""One page of a repository's reading feed: filtered, paged, newest first.
 
 The feed walks ``ix_pull_requests_feed_order`` (migration 0002) newest first and joins the
 stored verdict and the cached feed prose; it never loads PR records.
@@ -11,15 +11,22 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import text
 
-from prdigest.errors import NotFound
-from prdigest.store.schema import fact_labels, facts, pull_requests, repositories
+from prdigest.store.read_models import repository_id
 from prdigest.store.store import Store
-from prdigest.web.schemas import FacetValue, FeedFilters, Verdict
 
-VERDICTS: tuple[Verdict, ...] = ("read-in-depth", "quick-read", "skip")
-FEED_ORDER = func.coalesce(pull_requests.c.merged_at, pull_requests.c.created_at)
+
+@dataclass(frozen=True)
+class FeedFilter:
+    """Which PRs a feed page shows; None (or empty) keeps every PR. Dates are whole UTC days."""
+
+    verdict: str | None = None
+    risk: str | None = None
+    module: str | None = None
+    author: str | None = None
+    since: date | None = None
+    until: date | None = None
 
 
 @dataclass(frozen=True)
@@ -32,53 +39,12 @@ class FeedRow:
     date: datetime | None
     additions: int
     deletions: int
-    verdict: Verdict | None
+    verdict: str | None
     score: float | None
     reason: str | None
     feed_title: str | None
     feed_paragraph: str | None
-
-
-@dataclass(frozen=True)
-class RepositoryRow:
-    repository: str
-    pull_requests: int
-    analyzed: int
-    latest: datetime | None
-
-
-def as_verdict(value: object) -> Verdict | None:
-    for verdict in VERDICTS:
-        if value == verdict:
-            return verdict
-    return None
-
-
-def repository_id(connection: Connection, repository: str) -> int:
-    found = connection.execute(
-        select(repositories.c.id).where(repositories.c.full_name == repository)
-    ).scalar_one_or_none()
-    if found is None:
-        raise NotFound(f"no repository {repository} in the database")
-    return int(found)
-
-
-def list_repositories(store: Store) -> list[RepositoryRow]:
-    query = (
-        select(
-            repositories.c.full_name,
-            func.count(pull_requests.c.id),
-            func.count(facts.c.pull_request_id),
-            func.max(FEED_ORDER),
-        )
-        .select_from(repositories)
-        .outerjoin(pull_requests, pull_requests.c.repository_id == repositories.c.id)
-        .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
-        .group_by(repositories.c.full_name)
-        .order_by(repositories.c.full_name)
-    )
-    with store.engine.connect() as connection:
-        return [RepositoryRow(str(r[0]), int(r[1]), int(r[2]), r[3]) for r in connection.execute(query)]
+    labels: tuple[tuple[str, str], ...]  # (kind, value) pairs, sorted: kind is "risk" or "module"
 
 
 def _day_start(value: date) -> datetime:
@@ -130,11 +96,11 @@ _LABEL_ARRAY = {
 }
 
 
-def _labels(value: object) -> list[tuple[str, str]]:
+def _labels(value: object) -> tuple[tuple[str, str], ...]:
     if not value:
-        return []
+        return ()
     pairs = json.loads(str(value))
-    return sorted((str(kind), str(label)) for kind, label in pairs if kind is not None and label is not None)
+    return tuple(sorted((str(kind), str(label)) for kind, label in pairs if kind is not None and label is not None))
 
 
 def _first_reason(dialect: str) -> str:
@@ -144,7 +110,7 @@ def _first_reason(dialect: str) -> str:
     return "json_extract(f.body, '$.verdict.reasons[0].detail')"
 
 
-def _feed_sql(dialect: str, filters: FeedFilters, params: dict[str, Any]) -> str:
+def _feed_sql(dialect: str, filters: FeedFilter, params: dict[str, Any]) -> str:
     clauses: list[str] = []
     if filters.verdict is not None:
         clauses.append("EXISTS (SELECT 1 FROM facts v WHERE v.pull_request_id = p.id AND v.verdict = :verdict)")
@@ -177,16 +143,19 @@ def _feed_sql(dialect: str, filters: FeedFilters, params: dict[str, Any]) -> str
 
 
 def feed_page(
-    store: Store, repository: str, filters: FeedFilters, lang: str, *, limit: int, offset: int
-) -> tuple[list[FeedRow], dict[int, list[tuple[str, str]]]]:
-    """One page of the feed (``limit`` rows from ``offset``) and the labels of those rows."""
+    store: Store, repository: str, filters: FeedFilter, lang: str, *, limit: int, offset: int
+) -> list[FeedRow]:
+    """One page of the feed (``limit`` rows from ``offset``), newest first, with each row's labels.
+
+    Raises NotFound for an unknown repository.
+    """
     params: dict[str, Any] = {"lang": lang, "limit": limit, "offset": offset, "repository": repository}
-    sql = _feed_sql(store.engine.dialect.name, filters, params)
-    with store.engine.connect() as connection:
+    engine = store._engine
+    sql = _feed_sql(engine.dialect.name, filters, params)
+    with engine.connect() as connection:
         rows = connection.execute(text(sql), params).all()
         if not rows:
             repository_id(connection, repository)  # NotFound for an unknown repository
-    labels = {int(r[0]): _labels(r[13]) for r in rows}
     return [
         FeedRow(
             pull_request_id=int(r[0]),
@@ -197,14 +166,15 @@ def feed_page(
             date=r[5] if isinstance(r[5], datetime) else _parse_datetime(r[5]),
             additions=int(r[6]),
             deletions=int(r[7]),
-            verdict=as_verdict(r[8]),
+            verdict=None if r[8] is None else str(r[8]),
             score=None if r[9] is None else float(r[9]),
             reason=None if r[11] is not None or not r[12] else str(r[12]),
             feed_title=r[10],
             feed_paragraph=r[11],
+            labels=_labels(r[13]),
         )
         for r in rows
-    ], labels
+    ]
 
 
 def _parse_datetime(value: object) -> datetime | None:
@@ -215,76 +185,3 @@ def _parse_datetime(value: object) -> datetime | None:
         return datetime.fromisoformat(str(value))
     except ValueError:
         return None
-
-
-def facets(store: Store, repository: str) -> tuple[list[FacetValue], list[FacetValue]]:
-    """Risk tags and modules used in a repository, most frequent first (for the filter form)."""
-    query = (
-        select(fact_labels.c.kind, fact_labels.c.value, func.count())
-        .join(pull_requests, pull_requests.c.id == fact_labels.c.pull_request_id)
-        .group_by(fact_labels.c.kind, fact_labels.c.value)
-        .order_by(func.count().desc(), fact_labels.c.value)
-    )
-    risks: list[FacetValue] = []
-    modules: list[FacetValue] = []
-    with store.engine.connect() as connection:
-        query = query.where(pull_requests.c.repository_id == repository_id(connection, repository))
-        for kind, value, count in connection.execute(query):
-            target = risks if kind == "risk" else modules
-            target.append(FacetValue(value=str(value), count=int(count)))
-    return risks, modules
-
-
-@dataclass(frozen=True)
-class ReportStamp:
-    """What a rendered report depends on: any change gives a new cache key."""
-
-    pull_request_id: int
-    record_hash: str
-    facts_key: str | None
-    narratives: str
-
-
-_REPORT_STAMP_SQL = text(
-    """
-    SELECT p.id, p.record_hash, f.cache_key,
-           (SELECT count(*) FROM narratives n WHERE n.pull_request_id = p.id),
-           (SELECT max(n.id) FROM narratives n WHERE n.pull_request_id = p.id),
-           (SELECT count(*) FROM pr_links l WHERE l.target_repository = :repository AND l.target_number = :number),
-           (SELECT max(l.id) FROM pr_links l WHERE l.target_repository = :repository AND l.target_number = :number)
-    FROM pull_requests p
-    JOIN repositories r ON r.id = p.repository_id
-    LEFT JOIN facts f ON f.pull_request_id = p.id
-    WHERE r.full_name = :repository AND p.number = :number
-    """
-)
-
-
-def report_stamp(store: Store, repository: str, number: int) -> ReportStamp:
-    """One indexed query: the PR's record hash, facts key, narratives and incoming links."""
-    with store.engine.connect() as connection:
-        row = connection.execute(_REPORT_STAMP_SQL, {"repository": repository, "number": number}).first()
-    if row is None:
-        raise NotFound(f"no pull request {repository}#{number} in the database")
-    return ReportStamp(int(row[0]), str(row[1]), row[2], f"{row[3]}.{row[4]}:{row[5]}.{row[6]}")
-
-
-Facets = tuple[list[FacetValue], list[FacetValue]]
-
-
-def facets_by_repository(store: Store) -> dict[str, Facets]:
-    """`facets` of every repository in one pass (the background refresher's query)."""
-    query = (
-        select(repositories.c.full_name, fact_labels.c.kind, fact_labels.c.value, func.count())
-        .select_from(fact_labels)
-        .join(pull_requests, pull_requests.c.id == fact_labels.c.pull_request_id)
-        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-        .group_by(repositories.c.full_name, fact_labels.c.kind, fact_labels.c.value)
-    )
-    found: dict[str, Facets] = {}
-    with store.engine.connect() as connection:
-        rows = connection.execute(query).all()
-    for name, kind, value, count in sorted(rows, key=lambda r: (-int(r[3]), str(r[2]))):
-        risks, modules = found.setdefault(str(name), ([], []))
-        (risks if kind == "risk" else modules).append(FacetValue(value=str(value), count=int(count)))
-    return found

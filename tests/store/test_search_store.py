@@ -1,4 +1,8 @@
-"""The search index: queries, staleness, orphans, and migration 0002 up and down."""
+"""The search index: queries, staleness, orphans, and migration 0002 up and down.
+
+The `any_store` tests run on both backends: FTS5 and tsvector must agree on what a query
+finds, in which order, and with CJK words matched as phrases.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
+from tests.helpers.sample_store import REPO
 
 from prdigest.models.pullrequest import Comment, PullRequest
 from prdigest.store import Store, migrate
-from prdigest.store.search_store import fts5_query, index_pr, reindex, search, segment, unsegment
-
-from .conftest import REPO
+from prdigest.store.search_store import MARK_END, MARK_START, fts5_query, index_pr, reindex, search, segment, unsegment
+from prdigest.store.testing import engine_of
 
 
 def test_reindex_touches_only_stale_rows(store: Store) -> None:
@@ -59,21 +63,21 @@ def test_any_query_is_answered(store: Store, query: str) -> None:
 def test_migration_0002_downgrades_and_upgrades(tmp_path: Path) -> None:
     opened = Store.open(f"sqlite:///{tmp_path / 'm.db'}")
     try:
-        assert inspect(opened.engine).has_table("pr_search")
-        migrate.downgrade(opened.engine, "0001")
-        assert not inspect(opened.engine).has_table("pr_search")
-        with opened.engine.connect() as connection:
+        assert inspect(engine_of(opened)).has_table("pr_search")
+        migrate.downgrade(engine_of(opened), "0001")
+        assert not inspect(engine_of(opened)).has_table("pr_search")
+        with engine_of(opened).connect() as connection:
             assert migrate.current_revision(connection) == "0001"
             indexes = connection.execute(text("SELECT name FROM sqlite_master WHERE type = 'index'")).all()
         assert "ix_pull_requests_feed_order" not in {row[0] for row in indexes}
-        migrate.upgrade(opened.engine)
-        assert inspect(opened.engine).has_table("pr_search")
+        migrate.upgrade(engine_of(opened))
+        assert inspect(engine_of(opened)).has_table("pr_search")
     finally:
         opened.close()
 
 
 def test_feed_query_uses_the_feed_index(store: Store) -> None:
-    with store.engine.connect() as connection:
+    with engine_of(store).connect() as connection:
         rows = connection.execute(
             text(
                 "EXPLAIN QUERY PLAN SELECT number FROM pull_requests WHERE repository_id = 1 "
@@ -87,15 +91,61 @@ def test_feed_query_uses_the_feed_index(store: Store) -> None:
 
 
 def test_the_real_feed_query_pages_on_the_feed_index(store: Store) -> None:
-    from prdigest.web.queries import _feed_sql
-    from prdigest.web.schemas import FeedFilters
+    from prdigest.store.feed_query import FeedFilter, _feed_sql
 
-    for filters in (FeedFilters(), FeedFilters(risk="revert", verdict="skip")):
+    for filters in (FeedFilter(), FeedFilter(risk="revert", verdict="skip")):
         params: dict[str, object] = {"lang": "zh", "limit": 31, "offset": 300, "repository": REPO}
         sql = _feed_sql("sqlite", filters, params)
-        with store.engine.connect() as connection:
+        with engine_of(store).connect() as connection:
             rows = connection.execute(text("EXPLAIN QUERY PLAN " + sql), params).all()
         steps = [str(row[3]) for row in rows]
         assert "SEARCH p USING INDEX ix_pull_requests_feed_order (repository_id=?)" in steps, steps
         assert "SCAN p" not in steps, steps  # no walk over every PR row
         assert "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)" in steps, steps  # details for the page only
+
+
+def numbers(store: Store, query: str, **kwargs: object) -> list[int]:
+    return [hit.number for hit in search(store, query, **kwargs)]  # type: ignore[arg-type]
+
+
+def test_search_finds_words_in_every_part(any_store: Store) -> None:
+    assert numbers(any_store, "zeppelin") == []
+    assert numbers(any_store, "click") == [4]  # a comment
+    assert numbers(any_store, "detection guard") == [3]  # every word must match
+    assert numbers(any_store, "dependency-constraint-change") == [5]  # the report's risk tag
+    assert numbers(any_store, "ROCm", repository="other/repo") == []
+    assert numbers(any_store, 'NEAR( "x * :') == []  # operators are plain words
+
+
+def test_chinese_words_match_as_phrases(any_store: Store) -> None:
+    assert numbers(any_store, "风险") == [5]  # inside 存在回归风险的改动
+    assert numbers(any_store, "numpy 上限") == [5]
+    assert numbers(any_store, "依赖约束") == [5]
+    # 风 and 测 are both in PR 5, but not next to each other: no phrase, no hit.
+    assert numbers(any_store, "风测") == []
+
+
+def test_title_matches_come_first_then_newest(any_store: Store) -> None:
+    # ROCm is in #3's title and only in #2's body; both are "newer" than #1.
+    assert numbers(any_store, "ROCm") == [3, 2]
+    assert numbers(any_store, "ROCm", limit=1) == [3]
+    assert numbers(any_store, "ROCm", limit=1, offset=1) == [2]
+    assert numbers(any_store, "ROCm", limit=5, offset=2) == []
+    assert numbers(any_store, "CUDA") == [3, 2, 1]
+
+
+def test_snippets_mark_the_match(any_store: Store) -> None:
+    (hit,) = search(any_store, "风险")
+    assert f"{MARK_START}风险{MARK_END}" in hit.snippet or f"{MARK_START}风{MARK_END}" in hit.snippet
+    assert hit.title == "修复依赖约束：放宽 numpy 上限"
+
+
+def test_reindex_picks_up_changes_and_deletions(any_store: Store) -> None:
+    assert reindex(any_store).indexed == 0
+    any_store.upsert_prs([PullRequest(repository=REPO, number=2, title="Revert it", body="now about 齐柏林飞艇")])
+    assert reindex(any_store).indexed == 1
+    assert numbers(any_store, "飞艇") == [2]
+    assert numbers(any_store, "ROCm") == [3]
+    any_store.delete_repository(REPO)
+    reindex(any_store)
+    assert numbers(any_store, "CUDA") == []
