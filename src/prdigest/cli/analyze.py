@@ -199,7 +199,7 @@ def _reanalyze_with_index(
 def facts(ref: str, as_json: bool, lang: str, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
     from prdigest.analysis import ensure_facts
-    from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
+    from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
     from prdigest.render.i18n import labels
 
     repository, number = parse_pr_ref(ref)

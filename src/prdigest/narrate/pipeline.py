@@ -8,13 +8,14 @@ from datetime import datetime
 from prdigest.analysis import ensure_facts
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
+from prdigest.models.feed import Feed
 from prdigest.models.narrative import Lang, Length, Narrative
 from prdigest.models.pullrequest import PullRequest
+from prdigest.models.report import Report
 from prdigest.narrate.related import related_from_store
 from prdigest.narrate.service import narrate
 from prdigest.render.build import build_report
-from prdigest.render.feed import Feed, build_feed
-from prdigest.render.report import Report
+from prdigest.render.feed import build_feed
 from prdigest.store.store import Store
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
+from prdigest.facts_view.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Lang, Length, Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.render.evidence import reason_text, risk_evidence, tag_labels
-from prdigest.render.i18n import Labels, labels
-from prdigest.render.report import (
+from prdigest.models.report import (
     Discussion,
     Header,
     Highlight,
@@ -25,7 +25,7 @@ from prdigest.render.report import (
     ThreadLine,
     Verdict,
 )
-from prdigest.render.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
+from prdigest.render.i18n import Labels, labels
 
 
 def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length) -> Report:

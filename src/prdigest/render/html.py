@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from prdigest.render.feed import Feed
+from prdigest.models.feed import Feed
+from prdigest.models.report import Report
 from prdigest.render.i18n import labels
 from prdigest.render.markdown import when
-from prdigest.render.report import Report
 
 _NOT_IN_URLS = frozenset(' "<>`\\{}|^')
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")

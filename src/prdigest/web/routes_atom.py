@@ -1,7 +1,7 @@
 """An Atom feed per repository: ``/repos/{owner}/{name}/feed.atom``.
 
 The document is written by `prdigest.render.atom` (the same builder as ``prdigest feed``);
-this route only maps the web feed page onto `prdigest.render.feed.Feed`. Entries link to the
+this route only maps the web feed page onto `prdigest.models.feed.Feed`. Entries link to the
 web report pages. PRs not analyzed yet have no verdict and are left out of the Atom feed.
 """
 
@@ -12,9 +12,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from prdigest.models.feed import Feed
+from prdigest.models.feed import FeedItem as AtomItem
 from prdigest.render.atom import render_feed_atom
-from prdigest.render.feed import Feed
-from prdigest.render.feed import FeedItem as AtomItem
 from prdigest.render.i18n import labels
 from prdigest.web.context import web_context
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query

@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections import OrderedDict
 
+from prdigest.facts_view.selection import is_private, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.phrases import Phrases
@@ -21,7 +22,6 @@ from prdigest.narrate.extractive.step_parts import (
     weight_of,
     with_why,
 )
-from prdigest.render.selection import is_private, short_name
 
 MIN_MOVED = 1
 

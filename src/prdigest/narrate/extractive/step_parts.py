@@ -7,11 +7,11 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from prdigest.facts_view.selection import GENERIC_NAMES, is_private, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.text import covered_by, sentences, shorten
-from prdigest.render.selection import GENERIC_NAMES, is_private, short_name
 
 MAX_FILES_PER_STEP = {"full": 4, "brief": 2}
 MAX_SYMBOLS_PER_FILE = {"full": 3, "brief": 2}

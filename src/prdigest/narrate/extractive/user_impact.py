@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prdigest.facts_view.selection import is_private, short_name
 from prdigest.models.facts import Facts
 from prdigest.narrate.extractive.phrases import Phrases
 from prdigest.narrate.extractive.step_parts import join_more
-from prdigest.render.selection import is_private, short_name
 
 # Modules the project's developers run, not its users (module ids of render/labels).
 DEVELOPER_MODULES = frozenset({"tools", "benchmarks", "examples", "CI scripts", "CI config", "tests"})

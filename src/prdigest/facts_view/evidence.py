@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from string import Formatter
 
 from prdigest.analyzers.risk_vocabulary import load_vocabulary
+from prdigest.facts_view.markup import code
 from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
 from prdigest.render.i18n import Labels
-from prdigest.render.markdown import code
 
 # How each parameter is shown; a parameter not named here is shown as it is.
 _CODE_PARAMS = frozenset({"path", "paths", "where", "before", "after", "literal", "code", "symbol", "sha"})
