@@ -12,10 +12,8 @@ from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Lang, Length
+from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS, feed_format, report_format
 from prdigest.text import printable
-
-REPORT_FORMATS = ("md", "json", "html")
-FEED_FORMATS = ("md", "json", "html", "atom")
 
 
 def _llm(no_llm: bool) -> LLMConfig | None:
@@ -37,38 +35,6 @@ def _write(text: str, out: Path | None) -> None:
     out.write_text(text, encoding="utf-8")
 
 
-def render_report(report: Any, fmt: str) -> str:
-    if fmt == "md":
-        from prdigest.render.markdown import render_report_markdown
-
-        return render_report_markdown(report)
-    if fmt == "json":
-        from prdigest.render.json_schema import render_report_json
-
-        return render_report_json(report)
-    from prdigest.render.html import render_report_html
-
-    return render_report_html(report)
-
-
-def render_feed(feed: Any, fmt: str) -> str:
-    if fmt == "md":
-        from prdigest.render.markdown import render_feed_markdown
-
-        return render_feed_markdown(feed)
-    if fmt == "json":
-        from prdigest.render.json_schema import render_feed_json
-
-        return render_feed_json(feed)
-    if fmt == "atom":
-        from prdigest.render.atom import render_feed_atom
-
-        return render_feed_atom(feed)
-    from prdigest.render.html import render_feed_html
-
-    return render_feed_html(feed)
-
-
 _no_llm = click.option("--no-llm", is_flag=True, help="Use the extractive narrator even if an LLM is configured.")
 _out = click.option(
     "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE, not stdout."
@@ -79,7 +45,7 @@ _out = click.option(
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--length", type=click.Choice(["full", "brief"]), default="full", show_default=True)
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(REPORT_FORMATS)), default="md", show_default=True)
 @_no_llm
 @_out
 @db_option
@@ -91,7 +57,7 @@ def report(ref: str, length: str, lang: str, fmt: str, no_llm: bool, out: Path |
     llm = _llm(no_llm)
     with open_store(db) as store:
         built = report_for(store, repository, number, cast(Lang, lang), cast(Length, length), llm)
-    _write(render_report(built, fmt), out)
+    _write(report_format(fmt).render(built), out)
 
 
 @click.command("feed")
@@ -99,7 +65,7 @@ def report(ref: str, length: str, lang: str, fmt: str, no_llm: bool, out: Path |
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(FEED_FORMATS), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(FEED_FORMATS)), default="md", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N items.")
 @_no_llm
 @_out
@@ -124,7 +90,7 @@ def feed(
     with open_store(db) as store:
         _require_stored(store, repository)
         built = feed_for(store, repository, cast(Lang, lang), llm, since=window[0], until=window[1], limit=limit)
-    _write(render_feed(built, fmt), out)
+    _write(feed_format(fmt).render(built), out)
 
 
 def _check_repository(repository: str) -> None:

@@ -179,6 +179,19 @@ Relation = Literal[
     "restores",
     "mentions",
 ]
+# The same links read from the other end (B "fixes" A makes A "fixed-by" B); the relations
+# that have no name of their own that way round (reverts / reverted-by, supersedes /
+# superseded-by, alternative-to) turn into one of `Relation`.
+IncomingRelation = Literal[
+    "fixed-by",
+    "restored-by",
+    "followed-up-by",
+    "depended-on-by",
+    "root-cause-of",
+    "mentioned-by",
+]
+# Every relation a lineage link can have.
+LineageRelation = Literal[Relation, IncomingRelation]
 
 
 class Reference(_Fact):

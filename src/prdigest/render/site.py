@@ -17,19 +17,22 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from prdigest.config import LLMConfig
+from prdigest.models.feed import Feed
 from prdigest.models.narrative import Lang, Length
 from prdigest.narrate.pipeline import current_facts, narrative_for, warm_narratives
-from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
-from prdigest.render.html import environment, render_feed_html, render_report_html
+from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS, OutputFormat
+from prdigest.render.html import environment
 from prdigest.render.i18n import labels
-from prdigest.render.json_schema import render_feed_json, render_report_json
-from prdigest.render.markdown import inline, render_feed_markdown, render_report_markdown
+from prdigest.render.markdown import inline
 from prdigest.store.store import Store
 from prdigest.text import printable
 
 LENGTHS: tuple[Length, ...] = ("full", "brief")
+# Which formats the index links to, in its order: every report and feed format is written.
+INDEX_REPORT_LINKS = ("html", "md")
+INDEX_FEED_LINKS = ("html", "md", "atom", "json")
 
 
 @dataclass
@@ -48,6 +51,15 @@ class IndexRow:
 
 def report_path(number: int, lang: str, length: str, ext: str) -> str:
     return f"reports/{number}.{lang}.{length}.{ext}"
+
+
+def feed_path(lang: str, fmt: OutputFormat[Feed]) -> str:
+    return fmt.file_name(f"feed.{lang}")
+
+
+def _index_feed_links(lang: str) -> list[tuple[str, str]]:
+    """(label, relative path) of the feed files the index links to."""
+    return [(FEED_FORMATS[name].label, feed_path(lang, FEED_FORMATS[name])) for name in INDEX_FEED_LINKS]
 
 
 def publish_site(
@@ -91,34 +103,28 @@ def publish_site(
                     if length == "brief":
                         entries[lang].append((pr, facts, narrative))
                     report = build_report(pr, facts, narrative, lang, length)
-                    outputs = {
-                        "md": render_report_markdown(report),
-                        "html": render_report_html(report),
-                        "json": render_report_json(report),
-                    }
-                    for ext, text in outputs.items():
-                        relative = report_path(pr.number, lang, length, ext)
-                        (out / relative).write_text(text, encoding="utf-8")
+                    for fmt in REPORT_FORMATS.values():
+                        relative = report_path(pr.number, lang, length, fmt.extension)
+                        (out / relative).write_text(fmt.render(report), encoding="utf-8")
                         written.reports += 1
-                    links.append((f"{lab.field(length)} HTML", report_path(pr.number, lang, length, "html")))
-                    links.append((f"{lab.field(length)} MD", report_path(pr.number, lang, length, "md")))
+                    for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
+                        relative = report_path(pr.number, lang, length, fmt.extension)
+                        links.append((f"{lab.field(length)} {fmt.short_label}", relative))
                 title = printable(" ".join(pr.title.split()))
                 rows[lang].append(IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links))
             progress.advance(task)
     for lang in languages:
         feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]
-        for name, text in (
-            (f"feed.{lang}.md", render_feed_markdown(feed)),
-            (f"feed.{lang}.html", render_feed_html(feed)),
-            (f"feed.{lang}.json", render_feed_json(feed)),
-            (f"feed.{lang}.atom.xml", render_feed_atom(feed)),
-        ):
-            (out / name).write_text(text, encoding="utf-8")
+        for feed_format in FEED_FORMATS.values():
+            (out / feed_path(lang, feed_format)).write_text(feed_format.render(feed), encoding="utf-8")
             written.feeds += 1
     (out / "index.md").write_text(_index_markdown(repository, languages, rows), encoding="utf-8")
     template = environment().get_template("index.html.j2")
     (out / "index.html").write_text(
-        template.render(repository=repository, languages=languages, rows=rows, labels=labels), encoding="utf-8"
+        template.render(
+            repository=repository, languages=languages, rows=rows, labels=labels, feed_links=_index_feed_links
+        ),
+        encoding="utf-8",
     )
     return written
 
@@ -128,8 +134,10 @@ def _index_markdown(repository: str, languages: list[Lang], rows: dict[Lang, lis
     for lang in languages:
         lab = labels(lang)
         lines += [f"## {lab.field('feed')} ({lang})", ""]
+        md, html, atom = (FEED_FORMATS[name] for name in ("md", "html", "atom"))
         lines.append(
-            f"- [{lab.field('feed')}](feed.{lang}.md) · [HTML](feed.{lang}.html) · [Atom](feed.{lang}.atom.xml)"
+            f"- [{lab.field('feed')}]({feed_path(lang, md)}) · [{html.label}]({feed_path(lang, html)})"
+            f" · [{atom.label}]({feed_path(lang, atom)})"
         )
         lines += ["", f"## {lab.field('reports')} ({lang})", ""]
         for row in rows[lang]:

@@ -15,6 +15,7 @@ from starlette.responses import Response
 from prdigest.models.feed import Feed
 from prdigest.models.feed import FeedItem as AtomItem
 from prdigest.render.atom import render_feed_atom
+from prdigest.render.formats import FEED_FORMATS
 from prdigest.render.i18n import labels
 from prdigest.web.context import web_context
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
@@ -61,4 +62,4 @@ async def atom_feed(
     page = load_feed(web_context(request), f"{owner}/{name}", query)
     base = str(request.base_url).rstrip("/")
     document = render_feed_atom(atom_feed_model(page, base), self_url=base + page.atom_url)
-    return Response(document.encode("utf-8"), media_type="application/atom+xml; charset=utf-8")
+    return Response(document.encode("utf-8"), media_type=FEED_FORMATS["atom"].media_type)
