@@ -7,11 +7,11 @@ out. The JSON form is versioned by `FEED_SCHEMA_VERSION`.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import Field
 
-from prdigest.models.narrative import Lang
+from prdigest.models.facts import VerdictName
+from prdigest.models.narrative import Lang, NarratorName
 from prdigest.models.report import PrintablePart
 
 FEED_SCHEMA_VERSION = 1
@@ -27,11 +27,11 @@ class FeedItem(PrintablePart):
     state: str
     merged_at: datetime | None = None
     created_at: datetime | None = None
-    verdict: Literal["read-in-depth", "quick-read", "skip"]
+    verdict: VerdictName
     verdict_label: str
     paragraph: str = Field(description="opens with the verdict label, then says why")
     one_line: str = ""
-    narrator: Literal["extractive", "llm"] = "extractive"
+    narrator: NarratorName = "extractive"
 
     @property
     def when(self) -> datetime | None:

@@ -136,7 +136,7 @@ def build_report(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang
             for r in narrative.related
         ],
         verdict=Verdict(
-            level=facts.verdict.level.value,
+            level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
             reasons=[reason_text(r, lab, labels_of_tags) or r.code for r in facts.verdict.reasons],

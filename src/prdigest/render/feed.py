@@ -29,7 +29,7 @@ def feed_item(pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang) -
         state=pr.state.value,
         merged_at=pr.merged_at,
         created_at=pr.created_at,
-        verdict=facts.verdict.level.value,
+        verdict=facts.verdict.level,
         verdict_label=label,
         paragraph=paragraph,
         one_line=narrative.one_line,

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from prdigest.models.facts import VerdictLevel
 from prdigest.models.feed import Feed
 from prdigest.models.feed import FeedItem as AtomItem
 from prdigest.render.atom import render_feed_atom
@@ -43,7 +44,7 @@ def atom_item(item: FeedItem, base: str, lang: str) -> AtomItem | None:
         state=item.state,
         merged_at=item.date if item.state == "merged" else None,
         created_at=item.date,
-        verdict=item.verdict,
+        verdict=VerdictLevel(item.verdict),
         verdict_label=label,
         paragraph=paragraph,
     )
