@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.e2e.driver import Cli
 from tests.e2e.repos import RELAX_PR, STORY_REPO
 
-from prdigest.render.evidence import key_reason, risk_evidence
+from prdigest.facts_view.evidence import key_reason, risk_evidence
 from prdigest.words import DEFAULT_LANG, labels
 
 RELAX = f"{STORY_REPO}#{RELAX_PR}"

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
+from prdigest.facts_view.evidence import risk_evidence
 from prdigest.models.narrative import Narrative
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.narrate.extractive.text import collapse
 from prdigest.render.build import build_report
-from prdigest.render.evidence import risk_evidence
 from prdigest.render.markdown import render_report_markdown
 from prdigest.words import Lang, labels
 

@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prdigest.analyzers.pr_text import split_body
+from prdigest.facts_view.selection import hidden_symbol_count, is_private, key_symbols
 from prdigest.models.facts import Facts, FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import Commit, PullRequest
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.narrate.extractive.text import commit_points, sentences, summary_sentence
-from prdigest.render.selection import hidden_symbol_count, is_private, key_symbols
 from prdigest.words import Lang
 
 REPO = "acme/widgets"

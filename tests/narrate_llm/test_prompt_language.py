@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests.narrate_llm.conftest import sample_facts, sample_pr
 
+from prdigest.facts_view.evidence import key_reason, risk_evidence
 from prdigest.models.facts import Evidence, Facts, RisksFacts, RiskTag, VerdictFacts, VerdictReason
 from prdigest.narrate.llm.prompt import build_prompt
-from prdigest.render.evidence import key_reason, risk_evidence
 from prdigest.words import Lang, labels
 
 ENGLISH_EVIDENCE = "cupy-cuda13x is held at <14.1.0 in requirements/kv_connectors.txt, so fixed releases stay blocked"

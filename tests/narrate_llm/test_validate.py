@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.narrate_llm.conftest import sample_facts, sample_pr
 
+from prdigest.models.narrative import SECTION_FIELDS
 from prdigest.narrate.llm.prompt import strip_boundary
-from prdigest.narrate.llm.schema import ALL_SECTIONS, SECTION_FIELDS, LLMAnswer, answer_keys, parse_answer
+from prdigest.narrate.llm.schema import ALL_SECTIONS, LLMAnswer, answer_keys, parse_answer
 from prdigest.narrate.llm.validate import KnownMentions, clean_mentions, path_mentions
 
 KNOWN = KnownMentions.from_facts(sample_pr(), sample_facts())

@@ -72,7 +72,7 @@ def test_atom_is_valid(seeds: Any, lang: Lang) -> None:
 
 
 def test_atom_neutralizes_xml_illegal_characters() -> None:
-    from prdigest.render.feed import Feed, FeedItem
+    from prdigest.models.feed import Feed, FeedItem
 
     item = FeedItem(
         repository="o/r",

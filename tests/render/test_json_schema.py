@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from prdigest.models.report import REPORT_SCHEMA_VERSION, Report
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.build import build_report
 from prdigest.render.json_schema import render_report_json, report_schema, report_schema_text
-from prdigest.render.report import REPORT_SCHEMA_VERSION, Report
 
 DOCS_SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "report.schema.json"
 

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from prdigest.facts_view.markup import code
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.build import build_report
-from prdigest.render.markdown import block, code, fence, inline, render_report_markdown
+from prdigest.render.markdown import block, fence, inline, render_report_markdown
 
 
 def _html(markdown: str) -> str:

@@ -9,12 +9,12 @@ import pytest
 
 from prdigest.models.facts import Facts, FileFact, SymbolChange, SymbolsFacts
 from prdigest.models.narrative import Length
+from prdigest.models.report import Report
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.render.build import build_report
 from prdigest.render.html import render_report_html
 from prdigest.render.json_schema import render_report_json
 from prdigest.render.markdown import render_report_markdown
-from prdigest.render.report import Report
 from prdigest.words import Lang
 
 KERNEL = "flashinfer/gemm/kernels/rubin.py"

@@ -1,4 +1,5 @@
-"""Markdown → safe HTML, and the Accept-header parser: examples and properties."""
+"""The report HTML the web shows (render's one HTML path) stays inert, and the Accept-header
+parser: examples and properties."""
 
 from __future__ import annotations
 
@@ -8,7 +9,25 @@ from html.parser import HTMLParser
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prdigest.web.markdown import highlight_code, render_markdown
+from prdigest.models.report import (
+    Discussion,
+    Header,
+    Highlight,
+    Impact,
+    KeyExcerpt,
+    KeyFile,
+    KeySymbol,
+    NarratorInfo,
+    RelatedItem,
+    Report,
+    RisksAndImpact,
+    RiskTagItem,
+    Step,
+    Summary,
+    ThreadLine,
+    Verdict,
+)
+from prdigest.render.html import render_report_body_html, render_report_html
 from prdigest.web.negotiation import parse_accept, prefers_json
 
 
@@ -34,7 +53,7 @@ def assert_inert(html: str) -> None:
     assert not {"script", "img", "iframe", "svg", "style", "object", "form", "input"} & set(found.tags)
     for name, value in found.attrs:
         assert not name.startswith("on"), (name, value)
-        assert name in {"href", "title", "class", "start", "align", "rel"}, name
+        assert name in {"href", "title", "class", "rel", "id", "data-schema-version"}, name
         if name == "href":
             scheme = _scheme(value)
             assert scheme is None or scheme in {"http", "https", "mailto"}, value
@@ -54,46 +73,74 @@ def _scheme(url: str) -> str | None:
     return found.group(1).lower() if found else None
 
 
-def test_markdown_renders_formatting() -> None:
-    html = str(render_markdown("**bold** and `code`\n\n- item\n\n[site](https://example.com)"))
-    assert "<strong>bold</strong>" in html
-    assert "<code>code</code>" in html
-    assert "<li>item</li>" in html
-    assert 'href="https://example.com"' in html
-    assert 'rel="noopener noreferrer nofollow"' in html
-
-
-def test_raw_html_and_script_links_are_inert() -> None:
-    source = (
-        "<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1))\n\n"
-        "[y](JaVaScRiPt:alert(1))\n\n[z](&#106;avascript:alert(1))\n\n<a href='javascript:alert(1)'>a</a>"
-        "\n\n[d](data:text/html;base64,PHNjcmlwdD4=)\n\n<div onclick=alert(1)>d</div>"
+def hostile_report(text: str, url: str | None = None) -> Report:
+    """A report with `text` in every kind of place the HTML path writes untrusted text."""
+    return Report(
+        lang="en",
+        length="full",
+        header=Header(repository="o/r", number=1, title=text, state="open", state_label="Open", author=text, url=url),
+        summary=Summary(one_line=text, recommendation=text),
+        motivation=text,
+        implementation=[Step(title=text, detail=text)],
+        key_files=[KeyFile(path=text, module=text, module_label=text, category=text, type=text, role=text)],
+        key_symbols=[KeySymbol(name=text, path=text, kind="function", change="added")],
+        key_code=[KeyExcerpt(path=text, role=text, note=text, text=text)],
+        discussion=Discussion(
+            overview=text,
+            highlights=[Highlight(topic=text, who=text, summary=text)],
+            threads=[ThreadLine(topic=text, kind=text, kind_label=text, outcome=text, outcome_label=text, note=text)],
+        ),
+        risks=RisksAndImpact(
+            risks=[text], impact=Impact(users=text), tags=[RiskTagItem(tag=text, label=text, evidence=text)]
+        ),
+        related=[RelatedItem(repository="o/r", number=2, title=text, relation=text, relation_label=text, note=text)],
+        verdict=Verdict(level="skip", label=text),
+        narrator=NarratorInfo(narrator="llm", model=text),
     )
-    html = str(render_markdown(source))
+
+
+def body(text: str, url: str | None = None) -> str:
+    """The report's HTML as the web's report page shows it (render's one HTML path)."""
+    return str(render_report_body_html(hostile_report(text, url)))
+
+
+def test_report_body_keeps_markup_as_text() -> None:
+    html = body("<script>alert(1)</script> and `code` <img src=x onerror=alert(1)>")
     assert_inert(html)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<code>code</code>" in html
 
 
-def test_code_fences_are_highlighted_with_classes_only() -> None:
-    html = str(render_markdown("```python\ndef f(x):\n    return '<b>'\n```"))
-    assert '<pre class="highlight"><code>' in html
-    assert '<span class="k">def</span>' in html
-    assert "&lt;b&gt;" in html
-    assert "style=" not in html
+def test_script_links_are_not_links() -> None:
+    for url in (
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)",
+        " javascript:alert(1)",
+        "data:text/html;base64,PHNjcmlwdD4=",
+    ):
+        html = body("x", url)
+        assert_inert(html)
+        assert "href" not in html, url
+    assert 'href="https://example.com/pull/1"' in body("x", "https://example.com/pull/1")
 
 
-def test_unknown_language_is_plain_escaped_text() -> None:
-    assert highlight_code("<x>", "no-such-lang") == "&lt;x&gt;\n"
+def test_the_web_shows_the_html_publish_writes() -> None:
+    report = hostile_report("<b>x</b> `y`", "https://example.com/pull/1")
+    article = str(render_report_body_html(report))
+    page = render_report_html(report)
+    # The standalone page adds only its heading and title line to the same article.
+    kept = [line for line in page.splitlines() if "<h1>" not in line and 'class="title"' not in line]
+    assert article.strip() in "\n".join(kept)
 
 
 @given(st.text(max_size=300))
-def test_any_markdown_renders_inert(source: str) -> None:
-    assert_inert(str(render_markdown(source)))
+def test_any_text_renders_inert(source: str) -> None:
+    assert_inert(body(source))
 
 
 @given(st.lists(st.sampled_from(["<", ">", "script", "javascript:", "[a](", ")", "on", "=", '"', "`", "&#", "\n"])))
 def test_hostile_fragments_render_inert(parts: list[str]) -> None:
-    assert_inert(str(render_markdown("".join(parts))))
+    assert_inert(body("".join(parts)))
 
 
 def test_accept_header_preferences() -> None:

@@ -13,8 +13,8 @@ from prdigest.analyzers.key_files import KEY_REASON_CODES
 from prdigest.analyzers.risk_vocabulary import load_vocabulary
 from prdigest.analyzers.risks import EVIDENCE_TEMPLATES
 from prdigest.analyzers.verdict import REASON_TEMPLATES
+from prdigest.facts_view.evidence import fill, key_reason, reason_text, risk_evidence
 from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
-from prdigest.render.evidence import fill, key_reason, reason_text, risk_evidence
 from prdigest.words import labels
 
 # Facts a sentence may name, in ASCII: each sample value below is one of these and is removed

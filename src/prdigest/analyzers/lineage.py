@@ -15,31 +15,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from prdigest.models.facts import ReferencesFacts, Relation
+from prdigest.models.facts import LineageRelation, ReferencesFacts, Relation
 
 PRKey = tuple[str, int]  # (OWNER/NAME, number)
-
-LineageRelation = Literal[
-    # outgoing: this PR ... the other
-    "fixes",
-    "reverts",
-    "reverted-by",
-    "follow-up-to",
-    "supersedes",
-    "superseded-by",
-    "alternative-to",
-    "depends-on",
-    "root-cause-in",
-    "restores",
-    "mentions",
-    # incoming only: the other PR ... this one, turned around
-    "fixed-by",
-    "restored-by",
-    "followed-up-by",
-    "depended-on-by",
-    "root-cause-of",
-    "mentioned-by",
-]
 
 _INVERSE: dict[Relation, LineageRelation] = {
     "fixes": "fixed-by",

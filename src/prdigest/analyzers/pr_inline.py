@@ -116,7 +116,14 @@ def plain_inline(text: str, repository: str | None = None) -> str:
         del kind  # images, e-mail addresses and HTML tags say nothing in a quote
         return ""
 
-    return strip_emphasis(_INLINE.sub(render, text))
+    # Removing a tag can join its neighbours into a new one (``<b<br>r>`` leaves ``<br>``):
+    # render until nothing changes, a few rounds at most.
+    for _round in range(8):
+        rendered = _INLINE.sub(render, text)
+        if rendered == text:
+            break
+        text = rendered
+    return strip_emphasis(text)
 
 
 # Phrases of contribution templates' checklists (GitHub's default, vLLM's, FlashInfer's,

@@ -23,6 +23,7 @@ from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, S
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChange,
+    DependencyChangeKind,
     DiscussionFacts,
     Evidence,
     EvidenceParams,
@@ -36,7 +37,7 @@ from prdigest.models.facts import (
 from prdigest.models.pullrequest import FileStatus, PullRequest
 from prdigest.words.recorded import labels_to_record
 
-_CONSTRAINT_KINDS = frozenset(
+_CONSTRAINT_KINDS: frozenset[DependencyChangeKind] = frozenset(
     {
         "cap-added",
         "cap-relaxed",
@@ -52,9 +53,11 @@ _CONSTRAINT_KINDS = frozenset(
         "markers-changed",
     }
 )
-_LOCK_KINDS = frozenset({"pinned", "cap-added", "cap-tightened"})
-_FUTURE_KINDS = frozenset({"cap-relaxed", "cap-to-exclusion", "unpinned", "exclusion-removed"})
-_UPGRADE_KINDS = frozenset({"floor-raised", "pin-changed"})
+_LOCK_KINDS: frozenset[DependencyChangeKind] = frozenset({"pinned", "cap-added", "cap-tightened"})
+_FUTURE_KINDS: frozenset[DependencyChangeKind] = frozenset(
+    {"cap-relaxed", "cap-to-exclusion", "unpinned", "exclusion-removed"}
+)
+_UPGRADE_KINDS: frozenset[DependencyChangeKind] = frozenset({"floor-raised", "pin-changed"})
 
 _CHECK_NAME = re.compile(r"^_*(?:assert|check|validate|ensure|verify|require)_\w+$", re.I)
 _RAISE_WITH_HINT = re.compile(r"\braise\s+\w*(?:Error|Exception)\s*\(", re.I)

@@ -42,6 +42,7 @@ from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
 from prdigest.models.facts import (
     DependenciesFacts,
+    DependencyChangeKind,
     DiscussionFacts,
     Evidence,
     EvidenceParams,
@@ -84,7 +85,7 @@ _PERF_WORDS = re.compile(
 )
 _PERF_WORDS_ZH = re.compile(r"性能|延迟|吞吐|热路径|开销|加速|优化")
 _TYPO = re.compile(r"\btypos?\b|\bspelling\b|\bgrammar\b|\bmisspell|错别字|拼写", re.I)
-_PRACTICE_KINDS = frozenset(
+_PRACTICE_KINDS: frozenset[DependencyChangeKind] = frozenset(
     {
         "cap-to-exclusion",
         "exclusion-added",
@@ -96,7 +97,7 @@ _PRACTICE_KINDS = frozenset(
         "markers-changed",
     }
 )
-_BUMP_KINDS = frozenset({"floor-raised", "pin-changed"})
+_BUMP_KINDS: frozenset[DependencyChangeKind] = frozenset({"floor-raised", "pin-changed"})
 _REVERT_WORD = re.compile(r"\brevert(?:s|ed|ing)?\b|回退|撤销", re.I)
 _CAUSE_WORDS = re.compile(
     r"\bbecause\b|\bsince\b|\bcaus|\bbr(?:eak|oke)|\bcrash|\bfail|\bregress|\bout of memory\b|\bOOM\b|"

@@ -101,8 +101,8 @@ def _load_versions_file(source: str) -> dict[str, list[str]]:
 @db_option
 def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
+    from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
     from prdigest.pipeline.analyze import ensure_facts
-    from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
     from prdigest.words import labels
 
     repository, number = parse_pr_ref(ref)

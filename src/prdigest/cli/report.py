@@ -13,11 +13,9 @@ from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Length
+from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS, feed_format, report_format
 from prdigest.text import printable
 from prdigest.words import Lang, languages
-
-REPORT_FORMATS = ("md", "json", "html")
-FEED_FORMATS = ("md", "json", "html", "atom")
 
 
 def _llm(no_llm: bool) -> LLMConfig | None:
@@ -39,38 +37,6 @@ def _write(text: str, out: Path | None) -> None:
     out.write_text(text, encoding="utf-8")
 
 
-def render_report(report: Any, fmt: str) -> str:
-    if fmt == "md":
-        from prdigest.render.markdown import render_report_markdown
-
-        return render_report_markdown(report)
-    if fmt == "json":
-        from prdigest.render.json_schema import render_report_json
-
-        return render_report_json(report)
-    from prdigest.render.html import render_report_html
-
-    return render_report_html(report)
-
-
-def render_feed(feed: Any, fmt: str) -> str:
-    if fmt == "md":
-        from prdigest.render.markdown import render_feed_markdown
-
-        return render_feed_markdown(feed)
-    if fmt == "json":
-        from prdigest.render.json_schema import render_feed_json
-
-        return render_feed_json(feed)
-    if fmt == "atom":
-        from prdigest.render.atom import render_feed_atom
-
-        return render_feed_atom(feed)
-    from prdigest.render.html import render_feed_html
-
-    return render_feed_html(feed)
-
-
 _no_llm = click.option("--no-llm", is_flag=True, help="Use the extractive narrator even if an LLM is configured.")
 _out = click.option(
     "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE, not stdout."
@@ -81,7 +47,7 @@ _out = click.option(
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--length", type=click.Choice(["full", "brief"]), default="full", show_default=True)
 @lang_option()
-@click.option("--format", "fmt", type=click.Choice(REPORT_FORMATS), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(REPORT_FORMATS)), default="md", show_default=True)
 @_no_llm
 @_out
 @db_option
@@ -93,7 +59,7 @@ def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path 
     llm = _llm(no_llm)
     with open_store(db) as store:
         built = report_for(store, repository, number, lang, cast(Length, length), llm)
-    _write(render_report(built, fmt), out)
+    _write(report_format(fmt).render(built), out)
 
 
 @click.command("feed")
@@ -101,7 +67,7 @@ def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path 
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @lang_option()
-@click.option("--format", "fmt", type=click.Choice(FEED_FORMATS), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(FEED_FORMATS)), default="md", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N items.")
 @_no_llm
 @_out
@@ -126,7 +92,7 @@ def feed(
     with open_store(db) as store:
         _require_stored(store, repository)
         built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit)
-    _write(render_feed(built, fmt), out)
+    _write(feed_format(fmt).render(built), out)
 
 
 def _check_repository(repository: str) -> None:

@@ -179,6 +179,19 @@ Relation = Literal[
     "restores",
     "mentions",
 ]
+# The same links read from the other end (B "fixes" A makes A "fixed-by" B); the relations
+# that have no name of their own that way round (reverts / reverted-by, supersedes /
+# superseded-by, alternative-to) turn into one of `Relation`.
+IncomingRelation = Literal[
+    "fixed-by",
+    "restored-by",
+    "followed-up-by",
+    "depended-on-by",
+    "root-cause-of",
+    "mentioned-by",
+]
+# Every relation a lineage link can have.
+LineageRelation = Literal[Relation, IncomingRelation]
 
 
 class Reference(_Fact):
@@ -232,12 +245,15 @@ class DiscussionFacts(_Fact):
 # --- risks and verdict -----------------------------------------------------------------
 
 
+Severity = Literal["low", "medium", "high"]
+
+
 class RiskTag(_Fact):
     tag: str  # id from the controlled vocabulary, e.g. "dependency-constraint-change"
     label_zh: str
     label_en: str
     evidence: str  # the fact that triggered it, in English (joined when several did)
-    severity: Literal["low", "medium", "high"] = "low"
+    severity: Severity = "low"
     items: list[Evidence] = Field(default_factory=list)  # the same facts, language-neutral
     more: int = 0  # triggers beyond `items`
 
@@ -250,6 +266,11 @@ class VerdictLevel(StrEnum):
     READ_IN_DEPTH = "read-in-depth"
     QUICK_READ = "quick-read"
     SKIP = "skip"
+
+
+# A verdict in other records (reports, feeds): the members of `VerdictLevel`, as a Literal so
+# that their JSON schema stays an inline enum of the values.
+VerdictName = Literal[VerdictLevel.READ_IN_DEPTH, VerdictLevel.QUICK_READ, VerdictLevel.SKIP]
 
 
 class VerdictReason(_Fact):

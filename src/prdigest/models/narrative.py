@@ -9,13 +9,14 @@ the facts, never from this prose.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from prdigest.words import Lang
 
 Length = Literal["full", "brief"]
+NarratorName = Literal["extractive", "llm"]
 SectionName = Literal[
     "summary",
     "motivation",
@@ -27,6 +28,20 @@ SectionName = Literal[
     "related",
     "feed",
 ]
+SECTIONS: tuple[SectionName, ...] = get_args(SectionName)
+# The prose fields of a `Narrative` by section: what a narrator writes, and what falls back
+# to extractive text together when an LLM's section is invalid.
+SECTION_FIELDS: dict[SectionName, tuple[str, ...]] = {
+    "summary": ("one_line", "recommendation"),
+    "motivation": ("motivation",),
+    "implementation": ("implementation",),
+    "key_files": ("file_roles",),
+    "key_code": ("excerpt_notes",),
+    "discussion": ("discussion_highlights", "thread_lines"),
+    "risks": ("risks", "impact"),
+    "related": ("related",),
+    "feed": ("feed_title", "feed_paragraph"),
+}
 
 
 class _Prose(BaseModel):
@@ -87,7 +102,7 @@ class NarrationCost(_Prose):
 class Narrative(_Prose):
     lang: Lang
     length: Length
-    narrator: Literal["extractive", "llm"] = "extractive"
+    narrator: NarratorName = "extractive"
     one_line: str
     recommendation: str
     motivation: str

@@ -17,13 +17,17 @@ from pathlib import Path
 from prdigest.config import LLMConfig
 from prdigest.models.narrative import Length
 from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
-from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
-from prdigest.render.html import render_feed_html, render_report_html
-from prdigest.render.json_schema import render_feed_json, render_report_json
-from prdigest.render.markdown import render_feed_markdown, render_report_markdown
-from prdigest.render.site_index import IndexRow, render_index_html, render_index_markdown, report_path
+from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
+from prdigest.render.site_index import (
+    INDEX_REPORT_LINKS,
+    IndexRow,
+    feed_path,
+    render_index_html,
+    render_index_markdown,
+    report_path,
+)
 from prdigest.store.store import Store
 from prdigest.text import printable
 from prdigest.words import Lang, labels
@@ -73,30 +77,21 @@ def publish_site(
                 if length == "brief":
                     entries[lang].append((pr, facts, narrative))
                 report = build_report(pr, facts, narrative, lang, length)
-                outputs = {
-                    "md": render_report_markdown(report),
-                    "html": render_report_html(report),
-                    "json": render_report_json(report),
-                }
-                for ext, text in outputs.items():
-                    relative = report_path(pr.number, lang, length, ext)
-                    (out / relative).write_text(text, encoding="utf-8")
+                for fmt in REPORT_FORMATS.values():
+                    relative = report_path(pr.number, lang, length, fmt.extension)
+                    (out / relative).write_text(fmt.render(report), encoding="utf-8")
                     written.reports += 1
-                links.append((f"{lab.field(length)} HTML", report_path(pr.number, lang, length, "html")))
-                links.append((f"{lab.field(length)} MD", report_path(pr.number, lang, length, "md")))
+                for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
+                    relative = report_path(pr.number, lang, length, fmt.extension)
+                    links.append((f"{lab.field(length)} {fmt.short_label}", relative))
             title = printable(" ".join(pr.title.split()))
             rows[lang].append(IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links))
         if on_done is not None:
             on_done(pr.number)
     for lang in languages:
         feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]
-        for name, text in (
-            (f"feed.{lang}.md", render_feed_markdown(feed)),
-            (f"feed.{lang}.html", render_feed_html(feed)),
-            (f"feed.{lang}.json", render_feed_json(feed)),
-            (f"feed.{lang}.atom.xml", render_feed_atom(feed)),
-        ):
-            (out / name).write_text(text, encoding="utf-8")
+        for feed_format in FEED_FORMATS.values():
+            (out / feed_path(lang, feed_format)).write_text(feed_format.render(feed), encoding="utf-8")
             written.feeds += 1
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")

@@ -7,14 +7,15 @@ from datetime import datetime
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
+from prdigest.models.feed import Feed
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
+from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
-from prdigest.render.feed import Feed, build_feed
-from prdigest.render.report import Report
+from prdigest.render.feed import build_feed
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang

@@ -1,7 +1,5 @@
-"""Reports and feeds: the `Report` model, its builder and its renderers."""
+"""Reports and feeds: builders of the `Report` and `Feed` models and their renderers.
 
-from prdigest.render.build import build_report
-from prdigest.render.feed import Feed, FeedItem, build_feed
-from prdigest.render.report import REPORT_SCHEMA_VERSION, Report
-
-__all__ = ["REPORT_SCHEMA_VERSION", "Feed", "FeedItem", "Report", "build_feed", "build_report"]
+Nothing is imported here: `prdigest.facts_view` reads this package's labels, and an eager
+import of the builders would make that a cycle.
+"""

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 
-from prdigest.render.feed import Feed, FeedItem
+from prdigest.models.feed import Feed, FeedItem
 from prdigest.render.html import safe_url
 from prdigest.text import printable
 from prdigest.words import CATALOG, Catalog

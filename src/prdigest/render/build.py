@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
+from prdigest.facts_view.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.render.evidence import reason_text, risk_evidence, tag_labels
-from prdigest.render.report import (
+from prdigest.models.report import (
     Discussion,
     Header,
     Highlight,
@@ -24,7 +25,6 @@ from prdigest.render.report import (
     ThreadLine,
     Verdict,
 )
-from prdigest.render.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 from prdigest.words import CATALOG, Catalog, Labels, Lang
 
 
@@ -138,7 +138,7 @@ def build_report(
             for r in narrative.related
         ],
         verdict=Verdict(
-            level=facts.verdict.level.value,
+            level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
             reasons=[reason_text(r, lab, labels_of_tags) or r.code for r in facts.verdict.reasons],

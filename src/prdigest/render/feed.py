@@ -1,51 +1,16 @@
-"""The reading feed of one repository: one item per PR, newest first, verdict first then why."""
+"""Builds the reading feed of one repository (`prdigest.models.feed.Feed`): one item per PR,
+newest first, verdict first then why."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Literal
-
-from pydantic import Field
 
 from prdigest.models.facts import Facts
+from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
-from prdigest.render.report import PrintablePart
 from prdigest.words import CATALOG, Catalog, Lang
-
-FEED_SCHEMA_VERSION = 1
-
-
-class FeedItem(PrintablePart):
-    repository: str
-    number: int
-    title: str = Field(description="in the output language when an LLM wrote it, else the PR's own title")
-    original_title: str
-    url: str | None = None
-    author: str | None = None
-    state: str
-    merged_at: datetime | None = None
-    created_at: datetime | None = None
-    verdict: Literal["read-in-depth", "quick-read", "skip"]
-    verdict_label: str
-    paragraph: str = Field(description="opens with the verdict label, then says why")
-    one_line: str = ""
-    narrator: Literal["extractive", "llm"] = "extractive"
-
-    @property
-    def when(self) -> datetime | None:
-        return self.merged_at or self.created_at
-
-
-class Feed(PrintablePart):
-    schema_version: int = FEED_SCHEMA_VERSION
-    repository: str
-    lang: Lang
-    since: datetime | None = None
-    until: datetime | None = None
-    updated: datetime | None = Field(default=None, description="time of the newest item")
-    items: list[FeedItem] = Field(default_factory=list)
 
 
 def feed_item(
@@ -66,7 +31,7 @@ def feed_item(
         state=pr.state.value,
         merged_at=pr.merged_at,
         created_at=pr.created_at,
-        verdict=facts.verdict.level.value,
+        verdict=facts.verdict.level,
         verdict_label=label,
         paragraph=paragraph,
         one_line=narrative.one_line,

@@ -1,4 +1,7 @@
-"""Standalone HTML of reports and feeds: jinja2 with autoescape, inline CSS, no script.
+"""HTML of reports and feeds: jinja2 with autoescape, inline CSS, no script.
+
+The one HTML path of a report: ``publish`` writes the standalone page, the web places the
+same ``<article>`` (`render_report_body_html`) in its own layout.
 
 Every untrusted string goes through autoescaping; the only markup made from text is
 ``<code>`` around backtick spans, built from escaped pieces. A strict Content-Security-Policy
@@ -15,10 +18,10 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from prdigest.render.feed import Feed
+from prdigest.models.feed import Feed
+from prdigest.models.report import Report
 from prdigest.render.markdown import when
-from prdigest.render.report import Report
-from prdigest.words import CATALOG, Catalog
+from prdigest.words import CATALOG, Catalog, labels
 
 _NOT_IN_URLS = frozenset(' "<>`\\{}|^')
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
@@ -67,9 +70,18 @@ def environment() -> Environment:
 
 
 def render_report_html(report: Report, *, catalog: Catalog = CATALOG) -> str:
+    """The report as a standalone page (what ``publish`` writes)."""
     lab = catalog.labels(report.lang)
     template = environment().get_template("report.html.j2")
-    return template.render(r=report, lab=lab)
+    return template.render(r=report, lab=lab, standalone=True)
+
+
+def render_report_body_html(report: Report) -> Markup:
+    """The report's ``<article>`` for a page that shows the title itself (the web's report
+    page): the same markup as the standalone page, without its heading and title line."""
+    lab = labels(report.lang)
+    template = environment().get_template("report_body.html.j2")
+    return Markup(template.render(r=report, lab=lab, standalone=False))
 
 
 def render_feed_html(feed: Feed, *, catalog: Catalog = CATALOG) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from prdigest.render.feed import FEED_SCHEMA_VERSION, Feed
-from prdigest.render.report import REPORT_SCHEMA_VERSION, Report
+from prdigest.models.feed import FEED_SCHEMA_VERSION, Feed
+from prdigest.models.report import REPORT_SCHEMA_VERSION, Report
 from prdigest.words import languages
 
 SCHEMA_ID = "https://prdigest.dev/schema/report-v{version}.json"

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from prdigest.render.feed import Feed
-from prdigest.render.report import Report
+from prdigest.facts_view.markup import code
+from prdigest.models.feed import Feed
+from prdigest.models.report import Report
 from prdigest.words import CATALOG, Catalog, Labels
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
@@ -52,15 +53,6 @@ def block(text: str) -> str:
     if ordered:  # `\1.` would show the backslash: escape the delimiter instead
         return f"{ordered.group(1)}\\{line[ordered.end(1) :]}"
     return "\\" + line if _BLOCK_START.match(line) else line
-
-
-def code(text: str) -> str:
-    """A code span for any text: the delimiter is longer than any backtick run inside."""
-    text = " ".join(text.split())
-    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def fence(text: str, language: str = "") -> str:

@@ -1,7 +1,7 @@
 """An Atom feed per repository: ``/repos/{owner}/{name}/feed.atom``.
 
 The document is written by `prdigest.render.atom` (the same builder as ``prdigest feed``);
-this route only maps the web feed page onto `prdigest.render.feed.Feed`. Entries link to the
+this route only maps the web feed page onto `prdigest.models.feed.Feed`. Entries link to the
 web report pages. PRs not analyzed yet have no verdict and are left out of the Atom feed.
 """
 
@@ -12,9 +12,11 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from prdigest.models.facts import VerdictLevel
+from prdigest.models.feed import Feed
+from prdigest.models.feed import FeedItem as AtomItem
 from prdigest.render.atom import render_feed_atom
-from prdigest.render.feed import Feed
-from prdigest.render.feed import FeedItem as AtomItem
+from prdigest.render.formats import FEED_FORMATS
 from prdigest.web.context import web_context
 from prdigest.web.params import FeedQuery, NameParam, OwnerParam, feed_query
 from prdigest.web.routes_feed import load_feed
@@ -42,7 +44,7 @@ def atom_item(item: FeedItem, base: str, lang: Lang) -> AtomItem | None:
         state=item.state,
         merged_at=item.date if item.state == "merged" else None,
         created_at=item.date,
-        verdict=item.verdict,
+        verdict=VerdictLevel(item.verdict),
         verdict_label=label,
         paragraph=paragraph,
     )
@@ -61,4 +63,4 @@ async def atom_feed(
     page = load_feed(web_context(request), f"{owner}/{name}", query)
     base = str(request.base_url).rstrip("/")
     document = render_feed_atom(atom_feed_model(page, base), self_url=base + page.atom_url)
-    return Response(document.encode("utf-8"), media_type="application/atom+xml; charset=utf-8")
+    return Response(document.encode("utf-8"), media_type=FEED_FORMATS["atom"].media_type)

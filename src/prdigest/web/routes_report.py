@@ -11,7 +11,6 @@ from prdigest.store.read_models import ReportStamp, report_stamp
 from prdigest.web.context import WebContext, web_context
 from prdigest.web.errors import ERROR_RESPONSES
 from prdigest.web.lineage_view import lineage
-from prdigest.web.markdown import render_markdown
 from prdigest.web.negotiation import wants_json
 from prdigest.web.params import LangParam, LengthParam, NameParam, NumberParam, OwnerParam
 from prdigest.web.report_view import build_report_page
@@ -27,38 +26,12 @@ def report_key(context: WebContext, repository: str, number: int, lang: Lang, le
     return (report_stamp(context.store, repository, number), lang, length)
 
 
-def page_markdown(page: ReportPage) -> str:
-    """The report's Markdown as the page shows it: without the report's own H1 and title line.
-
-    The page header already shows the title (and state and link); the standalone report
-    (``prdigest report``) keeps them.
-    """
-    lines = page.markdown.split("\n")
-    if lines and lines[0].startswith("# "):
-        lines = lines[1:]
-    title_item = _title_item_prefix(page.lang)
-    if title_item is not None:
-        header_end = lines.index("---") if "---" in lines else len(lines)
-        lines = [line for i, line in enumerate(lines) if i >= header_end or not line.startswith(title_item)]
-    return "\n".join(lines).lstrip("\n")
-
-
-def _title_item_prefix(lang: Lang) -> str | None:
-    try:
-        from prdigest.words import labels
-    except ImportError:
-        return None
-    found = labels(lang)
-    return f"- {found.field('title')}{found.text('colon')}"
-
-
 def build_report(
     context: WebContext, repository: str, number: int, lang: Lang, length: Length
 ) -> tuple[ReportKey, ReportPage, Markup]:
     """Build the report (may analyze or narrate: run it in a worker thread) and cache it."""
     llm = context.settings.llm if context.options.narrate_with_llm else None
-    page = build_report_page(context.store, llm, repository, number, lang, length)
-    result = (page, render_markdown(page_markdown(page)))
+    result = build_report_page(context.store, llm, repository, number, lang, length)
     # Facts or prose may have been computed just now: key on the state after building.
     key = report_key(context, repository, number, lang, length)
     context.report_cache.put(key, result)
@@ -68,7 +41,7 @@ def build_report(
 async def load_report_with_html(
     context: WebContext, repository: str, number: int, lang: Lang, length: Length
 ) -> tuple[ReportKey, ReportPage, Markup]:
-    """The report and its sanitized HTML, cached on everything they are built from.
+    """The report and its HTML, cached on everything they are built from.
 
     A cached report costs one indexed query on the event loop; building one (facts,
     narration, perhaps an LLM call) goes to a worker thread.

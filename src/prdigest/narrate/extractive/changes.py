@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from prdigest.models.facts import DependencyChange, Facts
+from prdigest.models.facts import DependencyChange, DependencyChangeKind, Facts
 from prdigest.words import Phrases
 
 Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | non-source | source | empty
 
-_KIND_ORDER = (
+# Most telling first; every kind of the vocabulary (tests check it is complete).
+_KIND_ORDER: tuple[DependencyChangeKind, ...] = (
     "cap-to-exclusion",
     "cap-relaxed",
     "cap-tightened",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from prdigest.facts_view.evidence import key_reason
+from prdigest.facts_view.selection import key_excerpts, key_files
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact
 from prdigest.models.narrative import ExcerptNote, FileRole, Length
 from prdigest.narrate.extractive.changes import short_dependency
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
-from prdigest.render.evidence import key_reason
-from prdigest.render.selection import key_excerpts, key_files
 from prdigest.words import Phrases
 
 

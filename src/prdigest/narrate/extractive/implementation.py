@@ -9,6 +9,7 @@ a second one, and a kind with more steps than its share is merged into one last 
 from __future__ import annotations
 
 from prdigest.analyzers.pr_text import split_body
+from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
@@ -25,7 +26,6 @@ from prdigest.narrate.extractive.step_parts import (
     with_why,
 )
 from prdigest.narrate.extractive.text import key_sentences, summary_sentence
-from prdigest.render.selection import is_private
 from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]

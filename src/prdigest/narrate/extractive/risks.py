@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.facts_view.evidence import risk_evidence, tag_label
 from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
@@ -13,7 +14,6 @@ from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
-from prdigest.render.evidence import risk_evidence, tag_label
 from prdigest.words import Phrases
 
 MAX_RISKS = {"full": 8, "brief": 4}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections import OrderedDict
 
+from prdigest.facts_view.selection import is_private, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.step_parts import (
@@ -20,7 +21,6 @@ from prdigest.narrate.extractive.step_parts import (
     weight_of,
     with_why,
 )
-from prdigest.render.selection import is_private, short_name
 from prdigest.words import Phrases
 
 MIN_MOVED = 1

@@ -7,10 +7,10 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from prdigest.facts_view.selection import GENERIC_NAMES, is_private, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.narrate.extractive.text import covered_by, sentences, shorten
-from prdigest.render.selection import GENERIC_NAMES, is_private, short_name
 from prdigest.words import Phrases
 
 MAX_FILES_PER_STEP = {"full": 4, "brief": 2}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prdigest.facts_view.selection import is_private, short_name
 from prdigest.models.facts import Facts
 from prdigest.narrate.extractive.step_parts import join_more
-from prdigest.render.selection import is_private, short_name
 from prdigest.words import Phrases
 
 # Modules the project's developers run, not its users (module ids of the words' labels [modules] table).

@@ -3,12 +3,12 @@ watch, all from the verdict, risk, dependency and discussion facts."""
 
 from __future__ import annotations
 
+from prdigest.facts_view.evidence import reason_text, tag_label, tag_labels
 from prdigest.models.facts import Facts, VerdictReason
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.changes import caps_added, specifier
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
-from prdigest.render.evidence import reason_text, tag_label, tag_labels
 from prdigest.words import Phrases
 
 MAX_WATCH = {"full": 4, "brief": 2}

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from string import Template
 from typing import Protocol, cast, get_args
 
+from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
 from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
 from prdigest.models.narrative import Length, SectionName
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.budget import DiffDigest, compress_diff
 from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
 from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens, truncate_to_tokens
-from prdigest.render.evidence import key_reason, reason_text, risk_evidence, tag_labels
 from prdigest.words import Lang, words
 from prdigest.words import labels as output_labels
 
@@ -241,7 +241,7 @@ def _facts_text(
     lang: Lang,
 ) -> str:
     # Evidence and reasons go in the output language, so the model's prose can quote them
-    # without mixing languages (the sentences are the renderers', see render.evidence).
+    # without mixing languages (the sentences are the renderers', see facts_view.evidence).
     lab = output_labels(lang)
     labels_of_tags = tag_labels(facts.risks.tags, lab)
     files = facts.files

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, cast, get_args
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-from prdigest.models.narrative import SectionName
+from prdigest.models.narrative import SECTION_FIELDS, SECTIONS, SectionName
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=4000)]
@@ -64,7 +64,8 @@ class RelatedOut(_Out):
 
 
 class LLMAnswer(_Out):
-    """The whole answer; every field belongs to exactly one section of `SECTION_FIELDS`."""
+    """The whole answer: the prose fields of a `Narrative` (`SECTION_FIELDS`, tests keep them
+    the same), each shaped for the model to write."""
 
     one_line: Text
     recommendation: Text
@@ -81,18 +82,7 @@ class LLMAnswer(_Out):
     feed_paragraph: Text
 
 
-SECTION_FIELDS: dict[SectionName, tuple[str, ...]] = {
-    "summary": ("one_line", "recommendation"),
-    "motivation": ("motivation",),
-    "implementation": ("implementation",),
-    "key_files": ("file_roles",),
-    "key_code": ("excerpt_notes",),
-    "discussion": ("discussion_highlights", "thread_lines"),
-    "risks": ("risks", "impact"),
-    "related": ("related",),
-    "feed": ("feed_title", "feed_paragraph"),
-}
-ALL_SECTIONS: tuple[SectionName, ...] = get_args(SectionName)
+ALL_SECTIONS = SECTIONS
 
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {
     name: TypeAdapter(cast(Any, Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from string import Formatter
 
+from prdigest.facts_view.markup import code
 from prdigest.models.facts import Evidence, EvidenceParams, FileFact, RiskTag, VerdictReason
-from prdigest.render.markdown import code
 from prdigest.words import Labels
 from prdigest.words.recorded import recorded_labels
 

@@ -9,10 +9,11 @@ versioned by `REPORT_SCHEMA_VERSION`; ``docs/report.schema.json`` is generated f
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from prdigest.models.facts import Severity, VerdictName
+from prdigest.models.narrative import Length, NarratorName
 from prdigest.text import printable_values
 from prdigest.words import Lang
 
@@ -113,7 +114,7 @@ class Discussion(PrintablePart):
 class RiskTagItem(PrintablePart):
     tag: str
     label: str = Field(description="tag label in the output language")
-    severity: Literal["low", "medium", "high"] = "low"
+    severity: Severity = "low"
     evidence: str = ""
 
 
@@ -141,7 +142,7 @@ class RelatedItem(PrintablePart):
 
 
 class Verdict(PrintablePart):
-    level: Literal["read-in-depth", "quick-read", "skip"]
+    level: VerdictName
     label: str
     score: float = 0.0
     reasons: list[str] = Field(default_factory=list)
@@ -149,7 +150,7 @@ class Verdict(PrintablePart):
 
 
 class NarratorInfo(PrintablePart):
-    narrator: Literal["extractive", "llm"]
+    narrator: NarratorName
     model: str | None = None
     tokens_in: int = 0
     tokens_out: int = 0
@@ -164,7 +165,7 @@ class Report(PrintablePart):
 
     schema_version: int = REPORT_SCHEMA_VERSION
     lang: Lang
-    length: Literal["full", "brief"]
+    length: Length
     header: Header
     summary: Summary
     motivation: str

@@ -1,0 +1,49 @@
+"""The reading feed of one repository: one item per PR, newest first, verdict first then why.
+
+`prdigest.render.feed.build_feed` fills it; the renderers (Markdown, HTML, JSON, Atom) lay it
+out. The JSON form is versioned by `FEED_SCHEMA_VERSION`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from prdigest.models.facts import VerdictName
+from prdigest.models.narrative import NarratorName
+from prdigest.models.report import PrintablePart
+from prdigest.words import Lang
+
+FEED_SCHEMA_VERSION = 1
+
+
+class FeedItem(PrintablePart):
+    repository: str
+    number: int
+    title: str = Field(description="in the output language when an LLM wrote it, else the PR's own title")
+    original_title: str
+    url: str | None = None
+    author: str | None = None
+    state: str
+    merged_at: datetime | None = None
+    created_at: datetime | None = None
+    verdict: VerdictName
+    verdict_label: str
+    paragraph: str = Field(description="opens with the verdict label, then says why")
+    one_line: str = ""
+    narrator: NarratorName = "extractive"
+
+    @property
+    def when(self) -> datetime | None:
+        return self.merged_at or self.created_at
+
+
+class Feed(PrintablePart):
+    schema_version: int = FEED_SCHEMA_VERSION
+    repository: str
+    lang: Lang
+    since: datetime | None = None
+    until: datetime | None = None
+    updated: datetime | None = Field(default=None, description="time of the newest item")
+    items: list[FeedItem] = Field(default_factory=list)
