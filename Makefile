@@ -21,6 +21,7 @@ lint: venv
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 test: venv lint
 	./scripts/run-tests.sh $(VENV)
