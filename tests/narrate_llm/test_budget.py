@@ -81,6 +81,11 @@ def test_unparsable_patch_is_kept_verbatim() -> None:
     assert "+only one line" in hunks[0].lines
 
 
+def test_missing_final_newline_is_shown_as_git_shows_it() -> None:
+    (hunk,) = prompt_hunks("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+a\n")
+    assert hunk.lines == ("-a", "\\ No newline at end of file", "+a")
+
+
 def test_hunk_extends_to_its_enclosing_symbol() -> None:
     from prdigest.models.facts import SymbolChange
 

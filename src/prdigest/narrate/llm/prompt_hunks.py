@@ -36,11 +36,11 @@ def prompt_hunks(
     patch: str, content_after: str | None = None, symbols: list[SymbolChange] | None = None
 ) -> list[PromptHunk]:
     """The hunks of a PR file patch (hunks only, as GitHub serves them, or with headers)."""
-    diff = parse_patch(patch)
-    if not diff.numbered or not diff.hunks:
+    hunks = parse_patch(patch).numbered_hunks
+    if not hunks:
         return [_raw_hunk(patch)] if patch.strip() else []
     after_lines = content_after.splitlines() if content_after is not None else None
-    return [_prompt_hunk(hunk, after_lines, symbols or []) for hunk in diff.hunks]
+    return [_prompt_hunk(hunk, after_lines, symbols or []) for hunk in hunks]
 
 
 def _prompt_hunk(hunk: Hunk, after_lines: list[str] | None, symbols: list[SymbolChange]) -> PromptHunk:
@@ -103,7 +103,7 @@ def trim_context(lines: list[str], keep: int = CONTEXT_LINES) -> list[str]:
 
 
 def _raw_hunk(patch: str) -> PromptHunk:
-    """A patch unidiff cannot read is kept verbatim as one hunk."""
+    """A patch whose hunks cannot be placed in the file (cut, malformed) is kept verbatim as one hunk."""
     lines = tuple(patch.splitlines())
     added = sum(1 for line in lines if line.startswith("+"))
     removed = sum(1 for line in lines if line.startswith("-"))
