@@ -1,4 +1,4 @@
-"""The risk vocabulary file and the patch-line reader."""
+"""The risk vocabulary file."""
 
 from __future__ import annotations
 
@@ -6,14 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import prdigest.analyzers.risks as risks_module
-from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.risk_vocabulary import load_vocabulary, parse_vocabulary
 from prdigest.errors import ConfigError
-from prdigest.models.pullrequest import FileChange
 from prdigest.words import labels, languages, words
 
 
@@ -52,25 +48,3 @@ def test_vocabulary_from_a_file(tmp_path: Path) -> None:
     assert list(vocabulary.tags) == ["x"]
     with pytest.raises(ConfigError):
         vocabulary.get("missing")
-
-
-def test_patch_lines_numbered_and_fallback_for_cut_patches() -> None:
-    good = changed_lines(FileChange(path="a.py", patch="@@ -1,2 +1,2 @@\n ctx\n-old\n+new"))
-    assert [(line.kind, line.number, line.text) for line in good] == [("-", 2, "old"), ("+", 2, "new")]
-    cut = changed_lines(FileChange(path="a.py", patch="@@ -1,9 +1,9 @@\n ctx\n-old\n+new"))
-    assert [(line.kind, line.number, line.text) for line in cut] == [("-", None, "old"), ("+", None, "new")]
-    assert changed_lines(FileChange(path="a.py")) == []
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(["@@ -1,2 +1,2 @@", "@@ x", " c", "-a", "+b", "+++ b/x", "--- a/x", "\\ No newline"]),
-        max_size=20,
-    )
-    | st.lists(st.text(max_size=30), max_size=10)
-)
-def test_patch_lines_never_crash(pieces: list[str]) -> None:
-    for line in changed_lines(FileChange(path="a.py", patch="\n".join(pieces))):
-        assert line.kind in ("+", "-")
-        assert line.number is None or line.number >= 0

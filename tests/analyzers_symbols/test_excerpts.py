@@ -8,8 +8,8 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import build_registry, run_all
 from prdigest.analyzers.symbols import ANALYZER, analyze_symbols, choose_excerpts, extract_symbol_changes, run
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_LINES
-from prdigest.analyzers.symbols.patch import DiffLine
 from prdigest.analyzers.symbols.trim import trim_lines
+from prdigest.diff import Line
 from prdigest.models.facts import FileFact, FilesFacts
 from prdigest.models.pullrequest import FileChange
 
@@ -93,14 +93,14 @@ def test_at_most_five_files_in_order_skipping_binary(build: Any) -> None:
 
 
 def test_trim_keeps_densest_window() -> None:
-    lines = [DiffLine(" ", i, i, "ctx") for i in range(1, 101)]
-    lines[10] = DiffLine("-", 11, None, "lone")
+    lines = [Line(" ", "ctx", i, i) for i in range(1, 101)]
+    lines[10] = Line("-", "lone", 11, None)
     for i in range(50, 80):
-        lines[i] = DiffLine("+", None, i + 1, "dense")
+        lines[i] = Line("+", "dense", None, i + 1)
     window = trim_lines(lines, 40)
     shown = [lines[i] for i in window.indices]
     assert len(shown) <= 40
-    assert sum(1 for line in shown if line.origin == "+") == 30
+    assert sum(1 for line in shown if line.kind == "+") == 30
     assert window.truncated is True  # the lone removal is left out
     assert trim_lines(lines[:20], 40).truncated is False
 

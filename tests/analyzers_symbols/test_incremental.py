@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from prdigest.analyzers.symbols.extract import definitions_from_tree, encode_source
 from prdigest.analyzers.symbols.incremental import apply_edits, hunks_match
 from prdigest.analyzers.symbols.languages import parse
-from prdigest.analyzers.symbols.patch import parse_patch
+from prdigest.diff import parse_patch
 
 LINES = st.sampled_from(
     [
@@ -52,7 +52,7 @@ def test_incremental_parse_equals_full_parse(
         after_lines[at : at + delete] = insert
     before = "".join(line + "\n" for line in before_lines)
     after = "".join(line + "\n" for line in after_lines)
-    hunks = parse_patch(patch_of(before, after))
+    hunks = parse_patch(patch_of(before, after)).hunks
     assert hunks_match(hunks, before, after)
     before_bytes, after_bytes = encode_source(before), encode_source(after)
     old_tree = parse(key, before_bytes)
@@ -66,11 +66,11 @@ def test_incremental_parse_equals_full_parse(
 def test_hunks_that_do_not_describe_the_contents_are_refused() -> None:
     before = "def f():\n    return 1\n"
     after = "def f():\n    return 2\n"
-    hunks = parse_patch(patch_of(before, after))
+    hunks = parse_patch(patch_of(before, after)).hunks
     assert hunks_match(hunks, before, after)
     assert not hunks_match(hunks, before, "def f():\n    return 3\n")
     assert not hunks_match(hunks, "", after)
-    stale = parse_patch("@@ -40,1 +40,1 @@\n-a\n+b\n")
+    stale = parse_patch("@@ -40,1 +40,1 @@\n-a\n+b\n").hunks
     assert not hunks_match(stale, before, after)
     tree = parse("python", encode_source(before))
     assert not apply_edits(tree, stale, encode_source(before), encode_source(after))

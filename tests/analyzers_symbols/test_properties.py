@@ -11,8 +11,8 @@ from prdigest.analyzers.symbols import extract_symbol_changes
 from prdigest.analyzers.symbols.excerpts import choose_excerpts
 from prdigest.analyzers.symbols.hunk_headers import symbols_from_hunks
 from prdigest.analyzers.symbols.languages import GRAMMARS
-from prdigest.analyzers.symbols.patch import DiffLine, parse_patch
 from prdigest.analyzers.symbols.trim import trim_lines
+from prdigest.diff import Line, parse_patch
 from prdigest.models.pullrequest import FileChange, PullRequest
 
 PATHS = ["m.py", "k.cu", "a.cpp", "h.h", "c.c", "s.go", "l.rs", "x.js", "y.ts", "z.tsx", "ci.yaml"]
@@ -103,7 +103,7 @@ def test_well_formed_hunks_with_arbitrary_lines(key: str, header: str, lines: li
     old = sum(1 for origin, _ in lines if origin != "+")
     new = sum(1 for origin, _ in lines if origin != "-")
     text = f"@@ -1,{old} +1,{new} @@ {header}\n" + "".join(f"{o}{t}\n" for o, t in lines)
-    hunks = parse_patch(text)
+    hunks = parse_patch(text).hunks
     if lines:
         assert len(hunks) == 1
         assert hunks[0].added == sum(1 for o, _ in lines if o == "+")
@@ -115,7 +115,7 @@ def test_well_formed_hunks_with_arbitrary_lines(key: str, header: str, lines: li
 
 @given(origins=st.lists(st.sampled_from(["+", "-", " "]), max_size=200), max_lines=st.integers(-2, 60))
 def test_trim_bounds_and_order(origins: list[str], max_lines: int) -> None:
-    lines = [DiffLine(o, i, i, "x") for i, o in enumerate(origins)]
+    lines = [Line(o, "x", i, i) for i, o in enumerate(origins)]
     trimmed = trim_lines(lines, max_lines)
     assert len(trimmed.indices) <= max(max_lines, 1)
     assert list(trimmed.indices) == sorted(set(trimmed.indices))

@@ -10,8 +10,8 @@ from tests.narrate_llm.conftest import generated_pr
 from prdigest.models.facts import FileFact
 from prdigest.models.pullrequest import FileChange
 from prdigest.narrate.llm.budget import compress_diff, rank_files
-from prdigest.narrate.llm.hunks import parse_hunks, trim_context
 from prdigest.narrate.llm.prompt import build_prompt, prompt_budget
+from prdigest.narrate.llm.prompt_hunks import prompt_hunks, trim_context
 from prdigest.narrate.llm.tokens import estimate_tokens, line_tokens, truncate_to_tokens
 
 
@@ -76,9 +76,14 @@ def test_deletion_only_hunks_go_last() -> None:
 
 
 def test_unparsable_patch_is_kept_verbatim() -> None:
-    hunks = parse_hunks("a.py", "@@ -1,9 +1,9 @@\n+only one line\n")
+    hunks = prompt_hunks("@@ -1,9 +1,9 @@\n+only one line\n")
     assert len(hunks) == 1
     assert "+only one line" in hunks[0].lines
+
+
+def test_missing_final_newline_is_shown_as_git_shows_it() -> None:
+    (hunk,) = prompt_hunks("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+a\n")
+    assert hunk.lines == ("-a", "\\ No newline at end of file", "+a")
 
 
 def test_hunk_extends_to_its_enclosing_symbol() -> None:
@@ -87,7 +92,7 @@ def test_hunk_extends_to_its_enclosing_symbol() -> None:
     after = "\n".join(["def outer(x):", "    a = 1", "    b = 2", "    c = x", "    return c", ""])
     patch = "@@ -4,1 +4,1 @@\n-    c = 0\n+    c = x\n"
     symbol = SymbolChange(path="m.py", name="outer", start_line=1, end_line=5)
-    hunks = parse_hunks("m.py", patch, after, [symbol])
+    hunks = prompt_hunks(patch, after, [symbol])
     assert hunks[0].lines[0] == " def outer(x):"
     assert hunks[0].header.endswith(" outer")
 

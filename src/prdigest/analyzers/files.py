@@ -13,10 +13,10 @@ import re
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.context import AnalysisContext
-from prdigest.analyzers.dependencies.patch_lines import parse_patch
 from prdigest.analyzers.file_rules import RuleSet, rules_for
 from prdigest.analyzers.key_files import mark_key_files
 from prdigest.analyzers.registry import Analyzer
+from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -54,7 +54,7 @@ def _looks_generated(change: FileChange) -> bool:
 def _line_counts(change: FileChange) -> tuple[int, int]:
     if change.additions or change.deletions or not change.patch:
         return change.additions, change.deletions
-    view = parse_patch(change.patch, change.path)  # a source that did not count them
+    view = file_diff(change)  # a source that did not count them
     return len(view.added()), len(view.removed())
 
 

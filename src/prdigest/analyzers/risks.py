@@ -17,9 +17,9 @@ from packaging.version import InvalidVersion, Version
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.evidence_text import clip as _clip
-from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
+from prdigest.diff import file_diff
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChange,
@@ -394,7 +394,7 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
     for change in pr.files:
         if change.path in support:
             continue
-        lines = changed_lines(change)
+        lines = file_diff(change).changes()
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
         for index, line in enumerate(lines):
             where = f"{change.path}:{line.number}" if line.number else change.path
@@ -477,7 +477,7 @@ def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, l
     for change in pr.files:
         if change.path in skipped or _LOCK_FILE.search(change.path):
             continue
-        for line in changed_lines(change):
+        for line in file_diff(change).changes():
             for match in _QUOTED.finditer(line.text):
                 value = match.group(2).strip()
                 if len(value) < MIN_DUPLICATED_LITERAL:

@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 
 from prdigest.analyzers.context import AnalysisContext
-from prdigest.analyzers.dependencies.patch_lines import Hunk, parse_patch
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
+from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FilesFacts, TestsCIFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -200,7 +200,8 @@ def job_at(path: str, lines: list[str], index: int, workflow_job_indent: int | N
 
 def _hunk_side(hunk: Hunk, kinds: str) -> tuple[list[str], list[int]]:
     """One side of a hunk as lines (header first), and the positions of changed lines in it."""
-    lines = [hunk.header] if hunk.header else []
+    header = hunk.section_header.strip()
+    lines = [header] if header else []
     changed: list[int] = []
     for line in hunk.lines:
         if line.kind in kinds:
@@ -214,7 +215,7 @@ def ci_jobs(change: FileChange) -> list[str]:
     """Job names a change to one CI YAML file touches, in order of appearance."""
     if not change.path.endswith((".yml", ".yaml")) or change.binary:
         return []
-    view = parse_patch(change.patch, change.path)
+    view = file_diff(change)
     # One indentation for the whole file, from every hunk: a single hunk rarely shows enough.
     seen = [[line.text for line in hunk.lines] for hunk in view.hunks]
     hunk_job_indent = job_indent(seen) if _is_workflow(change.path) else None

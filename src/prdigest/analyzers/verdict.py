@@ -36,10 +36,10 @@ from typing import Protocol
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
-from prdigest.analyzers.patch_lines import changed_lines
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
+from prdigest.diff import file_diff
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChangeKind,
@@ -234,7 +234,7 @@ def _tests(pr: PullRequest, tests: TestsCIFacts, add: _Add) -> None:
     for change in pr.files:
         if change.path not in test_paths:
             continue
-        for line in changed_lines(change):
+        for line in file_diff(change).changes():
             if line.kind == "+":
                 techniques.update(m.group(0).lower().lstrip("@") for m in _TEST_TECHNIQUE.finditer(line.text))
     shown_paths = sorted(test_paths)[:3]

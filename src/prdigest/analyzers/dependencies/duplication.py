@@ -12,8 +12,8 @@ from collections import defaultdict
 from packaging.requirements import InvalidRequirement, Requirement
 
 from prdigest.analyzers.dependencies.change_kinds import spec_shape
-from prdigest.analyzers.dependencies.patch_lines import parse_patch
 from prdigest.analyzers.dependencies.rewrites import Rewrite, rewrites_in_line
+from prdigest.diff import file_diff
 from prdigest.models.facts import DependencyChange, DependencyFinding
 from prdigest.models.pullrequest import PullRequest
 
@@ -24,7 +24,7 @@ def _added_lines(pr: PullRequest) -> dict[str, list[str]]:
         if change.binary:
             continue
         if change.patch:
-            found[change.path] = parse_patch(change.patch, change.path).added()
+            found[change.path] = file_diff(change).added()
         elif change.content_after is not None and change.content_before is None:
             found[change.path] = change.content_after.splitlines()
     return found

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
 
-from prdigest.analyzers.dependencies.patch_lines import parse_patch
 from prdigest.analyzers.dependencies.requirement_lines import (
     ParsedRequirement,
     Reference,
@@ -36,6 +35,7 @@ from prdigest.analyzers.dependencies.requirement_lines import (
     parse_requirements_line,
 )
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
+from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, FileStatus
 
 SourceKind = Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other"]
@@ -324,7 +324,7 @@ def declarations(change: FileChange) -> FileDeclarations | None:
     kind = source_kind_of(change.path)
     if kind is None or change.binary:
         return None
-    view = parse_patch(change.patch, change.path)
+    view = file_diff(change)
     before_content = "" if change.status == FileStatus.ADDED else change.content_before
     after_content = "" if change.status == FileStatus.REMOVED else change.content_after
     # Mixing a whole-file side with a patch side would pair unequal views: use contents

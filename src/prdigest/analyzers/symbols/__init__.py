@@ -11,7 +11,7 @@ from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbols.diffmap import extract_symbol_changes
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
-from prdigest.analyzers.symbols.patch import Hunk, parse_patch
+from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -27,14 +27,14 @@ def fallback_key_paths(files: list[FileChange], generated: set[str], limit: int 
 
 def analyze_symbols(pr: PullRequest, key_paths: list[str], generated: set[str]) -> SymbolsFacts:
     """Symbols of every non-generated source file, and excerpts of ``key_paths``."""
-    hunks_by_path: dict[str, list[Hunk]] = {}
+    hunks_by_path: dict[str, tuple[Hunk, ...]] = {}
     symbols: list[SymbolChange] = []
     for change in pr.files:
         if change.path in generated or change.binary or not change.patch:
             continue
         if grammar_key_for_path(change.path) is None:
             continue
-        hunks = parse_patch(change.patch)
+        hunks = file_diff(change).numbered_hunks
         hunks_by_path[change.path] = hunks
         symbols.extend(extract_symbol_changes(change, hunks))
     excerpts = choose_excerpts(pr, key_paths, symbols, hunks_by_path)

@@ -9,7 +9,9 @@ only in the new file means added, only in the old one removed, both means modifi
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 
+from prdigest.analyzers.symbols.changed_lines import ChangedLines, changed_lines
 from prdigest.analyzers.symbols.extract import (
     MAX_PARSE_CHARS,
     Definition,
@@ -20,8 +22,8 @@ from prdigest.analyzers.symbols.extract import (
 from prdigest.analyzers.symbols.hunk_headers import symbols_from_hunks
 from prdigest.analyzers.symbols.incremental import apply_edits, hunks_match
 from prdigest.analyzers.symbols.languages import GRAMMARS, grammar_key_for_path, parse
-from prdigest.analyzers.symbols.patch import ChangedLines, Hunk, changed_lines, parse_patch
 from prdigest.analyzers.symbols.tree_cache import TREES
+from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import ChangeKind, SymbolChange
 from prdigest.models.pullrequest import FileChange, FileStatus
 
@@ -53,7 +55,7 @@ def _has_contents(change: FileChange) -> bool:
 
 
 def _definitions_of_both(
-    change: FileChange, grammar_key: str, hunks: list[Hunk]
+    change: FileChange, grammar_key: str, hunks: Sequence[Hunk]
 ) -> tuple[list[Definition], list[Definition]]:
     """(old, new) definitions; the new file is parsed incrementally when the hunks allow it."""
     before = change.content_before if change.status != FileStatus.ADDED else None
@@ -80,7 +82,7 @@ def _definitions_of_both(
 
 
 def symbols_from_contents(
-    change: FileChange, grammar_key: str, hunks: list[Hunk], lines: ChangedLines
+    change: FileChange, grammar_key: str, hunks: Sequence[Hunk], lines: ChangedLines
 ) -> list[SymbolChange]:
     """Changed symbols of one file from its parsed old and new contents."""
     language = GRAMMARS[grammar_key].language
@@ -122,7 +124,7 @@ def _symbol(path: str, definition: Definition, change: ChangeKind, language: str
     )
 
 
-def extract_symbol_changes(change: FileChange, hunks: list[Hunk] | None = None) -> list[SymbolChange]:
+def extract_symbol_changes(change: FileChange, hunks: Sequence[Hunk] | None = None) -> list[SymbolChange]:
     """Changed symbols of one file: from contents when present, else from the patch alone.
 
     ``hunks`` may be passed when the caller already parsed ``change.patch``.
@@ -131,7 +133,7 @@ def extract_symbol_changes(change: FileChange, hunks: list[Hunk] | None = None) 
     if grammar_key is None or change.binary or not change.patch:
         return []
     if hunks is None:
-        hunks = parse_patch(change.patch)
+        hunks = file_diff(change).numbered_hunks
     lines = changed_lines(hunks)
     if not lines:  # nothing to attribute: do not pay for a parse
         return []

@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from prdigest.analyzers.symbols.languages import language_for_path
-from prdigest.analyzers.symbols.patch import DiffLine, Hunk, parse_patch
 from prdigest.analyzers.symbols.trim import trim_lines
+from prdigest.diff import Hunk, Line, file_diff
 from prdigest.models.facts import CodeExcerpt, SymbolChange
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -41,28 +41,28 @@ def _symbol_span(symbol: SymbolChange) -> tuple[int, int] | None:
     return symbol.start_line, symbol.end_line if symbol.end_line is not None else symbol.start_line
 
 
-def _symbol_hits(symbol: SymbolChange, lines: Sequence[DiffLine], anchors: Sequence[int], section_header: str) -> int:
+def _symbol_hits(symbol: SymbolChange, lines: Sequence[Line], anchors: Sequence[int], section_header: str) -> int:
     """How many changed lines fall inside ``symbol``: by line range, else by mention."""
     span = _symbol_span(symbol)
     if symbol.end_line is not None and span is not None:
         low, high = span
         if symbol.change == "removed":  # its range is in the old file
             return sum(
-                1 for line in lines if line.origin == "-" and line.old_line is not None and low <= line.old_line <= high
+                1 for line in lines if line.kind == "-" and line.old_line is not None and low <= line.old_line <= high
             )
-        return sum(1 for line, at in zip(lines, anchors, strict=True) if line.origin != " " and low <= at <= high)
+        return sum(1 for line, at in zip(lines, anchors, strict=True) if line.kind != " " and low <= at <= high)
     # Symbols inferred from hunk headers have no end: match by name in the hunk instead.
     short = symbol.name.rsplit(".", 1)[-1].rsplit("::", 1)[-1].rsplit(" ", 1)[-1]
     if not short:
         return 0
     word = re.compile(rf"(?<![\w$]){re.escape(short)}(?![\w$])")
     if word.search(section_header) or any(word.search(line.text) for line in lines):
-        return sum(1 for line in lines if line.origin != " ")
+        return sum(1 for line in lines if line.kind != " ")
     return 0
 
 
 def _best_symbol(
-    symbols: Sequence[SymbolChange], lines: Sequence[DiffLine], anchors: Sequence[int], section_header: str
+    symbols: Sequence[SymbolChange], lines: Sequence[Line], anchors: Sequence[int], section_header: str
 ) -> SymbolChange | None:
     best: tuple[int, int] | None = None
     chosen: SymbolChange | None = None
@@ -122,7 +122,7 @@ def excerpt_for_file(
         symbol=symbol.name if symbol is not None else None,
         language=language_for_path(change.path),
         start_line=start,
-        text="\n".join(line.origin + line.text for line in shown),
+        text="\n".join(line.kind + line.text for line in shown),
         reason=_reason(symbol, chosen.added, chosen.removed),
         truncated=window.truncated,
     )
@@ -152,7 +152,7 @@ def choose_excerpts(
         if change is None or change.binary or not change.patch:
             continue
         known = hunks_by_path.get(path) if hunks_by_path is not None else None
-        hunks = known if known is not None else parse_patch(change.patch)
+        hunks = known if known is not None else file_diff(change).numbered_hunks
         excerpt = excerpt_for_file(change, hunks, symbols_by_path.get(path, []), max_lines)
         if excerpt is not None:
             excerpts.append(excerpt)

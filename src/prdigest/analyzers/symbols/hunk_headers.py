@@ -10,10 +10,11 @@ signature regex per language), so results carry ``method="hunk-header"``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prdigest.analyzers.symbols.languages import GRAMMARS
-from prdigest.analyzers.symbols.patch import Hunk
+from prdigest.diff import Hunk
 from prdigest.models.facts import ChangeKind, SymbolChange, SymbolKind
 
 # Regexes only look at the start of a line; this bound keeps them linear on minified code.
@@ -177,7 +178,7 @@ def _indent(text: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-def symbols_from_hunks(path: str, hunks: list[Hunk], grammar_key: str) -> list[SymbolChange]:
+def symbols_from_hunks(path: str, hunks: Sequence[Hunk], grammar_key: str) -> list[SymbolChange]:
     """Changed symbols of one file inferred from its hunks alone (no file contents)."""
     grammar = GRAMMARS[grammar_key]
     family, separator = grammar.family, grammar.separator
@@ -208,7 +209,7 @@ def symbols_from_hunks(path: str, hunks: list[Hunk], grammar_key: str) -> list[S
                 stack.pop()
             found = _match_definition(line.text, family)
             if found is None:
-                if line.origin != " " and stack:
+                if line.kind != " " and stack:
                     note(stack[-1].name, stack[-1].kind).body_changed = True
                 continue
             name, kind = found.name, found.kind
@@ -218,15 +219,15 @@ def symbols_from_hunks(path: str, hunks: list[Hunk], grammar_key: str) -> list[S
                 if kind == "function" and outer.container:
                     kind = "method"
             record = note(name, kind)
-            if line.origin == "+":
+            if line.kind == "+":
                 record.added_def = True
-            elif line.origin == "-":
+            elif line.kind == "-":
                 record.removed_def = True
             else:
                 record.context_def = True
-            if line.origin != "-" and record.new_line is None:
+            if line.kind != "-" and record.new_line is None:
                 record.new_line = line.new_line
-            if line.origin == "-" and record.old_line is None:
+            if line.kind == "-" and record.old_line is None:
                 record.old_line = line.old_line
             stack.append(_Open(indent, name, kind, found.container, _scope_of(found, name)))
 

@@ -14,7 +14,7 @@ from itertools import accumulate
 
 import tree_sitter
 
-from prdigest.analyzers.symbols.patch import Hunk
+from prdigest.diff import Hunk
 
 
 def _line_starts(data: bytes) -> list[int]:
@@ -32,12 +32,12 @@ def hunks_match(hunks: Sequence[Hunk], before: str, after: str) -> bool:
     new_lines = after.split("\n")
     for hunk in hunks:
         for line in hunk.lines:
-            if line.origin != "+":
+            if line.kind != "+":
                 if line.old_line is None or not 0 < line.old_line <= len(old_lines):
                     return False
                 if old_lines[line.old_line - 1].rstrip("\r") != line.text:
                     return False
-            if line.origin != "-":
+            if line.kind != "-":
                 if line.new_line is None or not 0 < line.new_line <= len(new_lines):
                     return False
                 if new_lines[line.new_line - 1].rstrip("\r") != line.text:
@@ -49,14 +49,14 @@ def _blocks(hunks: Sequence[Hunk]) -> list[tuple[int, int, int, int]]:
     """Change blocks as (old first line, old end line, new first line, new end line), end exclusive."""
     blocks: list[tuple[int, int, int, int]] = []
     for hunk in hunks:
-        old_count = sum(1 for line in hunk.lines if line.origin != "+")
-        new_count = sum(1 for line in hunk.lines if line.origin != "-")
+        old_count = sum(1 for line in hunk.lines if line.kind != "+")
+        new_count = sum(1 for line in hunk.lines if line.kind != "-")
         # A zero-length side names the line *before* the hunk (``@@ -0,0 +1,3 @@``).
         old_next = hunk.old_start if old_count else hunk.old_start + 1
         new_next = hunk.new_start if new_count else hunk.new_start + 1
         block: tuple[int, int] | None = None
         for line in hunk.lines:
-            if line.origin == " ":
+            if line.kind == " ":
                 if block is not None:
                     blocks.append((block[0], old_next, block[1], new_next))
                     block = None
@@ -65,7 +65,7 @@ def _blocks(hunks: Sequence[Hunk]) -> list[tuple[int, int, int, int]]:
                 continue
             if block is None:
                 block = (old_next, new_next)
-            if line.origin == "-":
+            if line.kind == "-":
                 old_next += 1
             else:
                 new_next += 1

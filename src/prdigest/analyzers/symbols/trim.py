@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prdigest.analyzers.symbols.patch import DiffLine
+from prdigest.diff import Line
 
 # Context lines kept before and after the changes.
 CONTEXT_LINES = 3
@@ -35,33 +35,33 @@ def _densest_start(changed: Sequence[int], max_lines: int) -> int:
     return best_start
 
 
-def _runs(lines: Sequence[DiffLine], start: int) -> list[tuple[int, int, bool]]:
+def _runs(lines: Sequence[Line], start: int) -> list[tuple[int, int, bool]]:
     """Maximal runs from ``start`` on: (first, end, is a change block)."""
     runs: list[tuple[int, int, bool]] = []
     i = start
     while i < len(lines):
-        is_change = lines[i].origin != " "
+        is_change = lines[i].kind != " "
         j = i
-        while j < len(lines) and (lines[j].origin != " ") == is_change:
+        while j < len(lines) and (lines[j].kind != " ") == is_change:
             j += 1
         runs.append((i, j, is_change))
         i = j
     return runs
 
 
-def _split_block(lines: Sequence[DiffLine], first: int, end: int, budget: int) -> list[int]:
+def _split_block(lines: Sequence[Line], first: int, end: int, budget: int) -> list[int]:
     """The start of both sides of a change block that does not fit in ``budget`` lines."""
-    removed = [k for k in range(first, end) if lines[k].origin == "-"]
-    added = [k for k in range(first, end) if lines[k].origin == "+"]
+    removed = [k for k in range(first, end) if lines[k].kind == "-"]
+    added = [k for k in range(first, end) if lines[k].kind == "+"]
     take_removed = min(len(removed), max(budget // 2, budget - len(added)))
     take_added = min(len(added), budget - take_removed)
     return sorted(removed[:take_removed] + added[:take_added])
 
 
-def trim_lines(lines: Sequence[DiffLine], max_lines: int) -> Trimmed:
+def trim_lines(lines: Sequence[Line], max_lines: int) -> Trimmed:
     """At most ``max_lines`` of a hunk's lines, chosen to show as much change as possible."""
     max_lines = max(max_lines, 1)
-    changed = [i for i, line in enumerate(lines) if line.origin != " "]
+    changed = [i for i, line in enumerate(lines) if line.kind != " "]
     if not changed:
         return Trimmed(tuple(range(min(len(lines), max_lines))), False)
     start = max(0, changed[0] - CONTEXT_LINES)
@@ -72,7 +72,7 @@ def trim_lines(lines: Sequence[DiffLine], max_lines: int) -> Trimmed:
     anchor = _densest_start(changed, max_lines)
     picked: list[int] = []
     lead = anchor
-    while lead > 0 and anchor - lead < min(CONTEXT_LINES, max_lines // 4) and lines[lead - 1].origin == " ":
+    while lead > 0 and anchor - lead < min(CONTEXT_LINES, max_lines // 4) and lines[lead - 1].kind == " ":
         lead -= 1
     picked.extend(range(lead, anchor))
     budget = max_lines - len(picked)
@@ -90,7 +90,7 @@ def trim_lines(lines: Sequence[DiffLine], max_lines: int) -> Trimmed:
             picked.extend(range(first, first + min(CONTEXT_LINES, budget)))
             break
     # Context after the last picked change beyond CONTEXT_LINES says little: drop it.
-    last_change = max(i for i in picked if lines[i].origin != " ")
+    last_change = max(i for i in picked if lines[i].kind != " ")
     picked = [i for i in picked if i <= last_change + CONTEXT_LINES]
-    shown_changes = sum(1 for i in picked if lines[i].origin != " ")
+    shown_changes = sum(1 for i in picked if lines[i].kind != " ")
     return Trimmed(tuple(picked), shown_changes < len(changed))

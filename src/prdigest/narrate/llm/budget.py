@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.pullrequest import FileChange, PullRequest
-from prdigest.narrate.llm.hunks import Hunk, parse_hunks
+from prdigest.narrate.llm.prompt_hunks import PromptHunk, prompt_hunks
 from prdigest.narrate.llm.tokens import estimate_tokens, line_tokens
 
 CATEGORY_RANK = {"source": 0, "test": 1, "config": 2, "infra": 3, "docs": 4, "other": 5}
@@ -52,7 +52,7 @@ class _File:
     fact: FileFact | None
     symbols: list[SymbolChange]
     header: str = ""
-    hunks: list[Hunk] | None = None  # parsed lazily: huge PRs never parse their tail
+    hunks: list[PromptHunk] | None = None  # parsed lazily: huge PRs never parse their tail
     chosen: dict[int, int] = field(default_factory=dict)  # hunk index -> lines kept
 
     @property
@@ -78,10 +78,10 @@ class _File:
     def changed(self) -> int:
         return self.change.additions + self.change.deletions
 
-    def parsed(self) -> list[Hunk]:
+    def parsed(self) -> list[PromptHunk]:
         if self.hunks is None:
             patch = self.change.patch
-            self.hunks = parse_hunks(self.path, patch, self.change.content_after, self.symbols) if patch else []
+            self.hunks = prompt_hunks(patch, self.change.content_after, self.symbols) if patch else []
         return self.hunks
 
 
@@ -239,7 +239,7 @@ def _choose_hunks(named: list[_File], budget: int) -> None:
                 remaining -= place(item, index, remaining)
 
 
-def _hunk_cost(hunk: Hunk) -> int:
+def _hunk_cost(hunk: PromptHunk) -> int:
     return line_tokens(hunk.header) + 1 + sum(line_tokens(line) + 1 for line in hunk.lines)
 
 
@@ -247,7 +247,7 @@ def _cut_marker(left: int) -> str:
     return f"… ({left} more lines of this hunk left out)"
 
 
-def _cut(hunk: Hunk, allowance: int) -> tuple[int, int]:
+def _cut(hunk: PromptHunk, allowance: int) -> tuple[int, int]:
     """How many leading lines of `hunk` fit in `allowance` with the cut marker, and their cost."""
     cost = line_tokens(hunk.header) + 1 + line_tokens(_cut_marker(len(hunk.lines))) + 1
     kept = 0

@@ -1,12 +1,10 @@
-"""Hunks of one file's patch, parsed with unidiff and extended to their enclosing symbol."""
+"""A file's hunks as the LLM prompt shows them: extended to their enclosing symbol, context trimmed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unidiff.errors import UnidiffParseError
-from unidiff.patch import PatchSet
-
+from prdigest.diff import NO_NEWLINE_MARKER, Hunk, parse_patch
 from prdigest.models.facts import SymbolChange
 
 # A hunk whose enclosing symbol starts at most this many lines above gets those lines;
@@ -19,7 +17,7 @@ GAP_MARKER = " ⋮"
 
 
 @dataclass(frozen=True)
-class Hunk:
+class PromptHunk:
     header: str
     lines: tuple[str, ...]  # "+x", "-x", " x" (and "\\ No newline..." markers)
     added: int
@@ -34,43 +32,45 @@ class Hunk:
         return self.added + self.removed
 
 
-def parse_hunks(
-    path: str, patch: str, content_after: str | None = None, symbols: list[SymbolChange] | None = None
-) -> list[Hunk]:
+def prompt_hunks(
+    patch: str, content_after: str | None = None, symbols: list[SymbolChange] | None = None
+) -> list[PromptHunk]:
     """The hunks of a PR file patch (hunks only, as GitHub serves them, or with headers)."""
-    text = patch if patch.startswith(("--- ", "diff ")) else f"--- a/{path}\n+++ b/{path}\n{patch}"
-    if not text.endswith("\n"):
-        text += "\n"
-    try:
-        patch_set = PatchSet(text)
-    except (UnidiffParseError, ValueError, IndexError):
-        return [_raw_hunk(patch)]
-    hunks: list[Hunk] = []
+    hunks = parse_patch(patch).numbered_hunks
+    if not hunks:
+        return [_raw_hunk(patch)] if patch.strip() else []
     after_lines = content_after.splitlines() if content_after is not None else None
-    for patched_file in patch_set:
-        for hunk in patched_file:
-            lines = trim_context([_render_line(line.line_type, line.value) for line in hunk])
-            source_start, source_length = hunk.source_start, hunk.source_length
-            target_start, target_length = hunk.target_start, hunk.target_length
-            label = hunk.section_header.strip()
-            symbol = _enclosing_symbol(symbols or [], target_start, target_start + max(target_length, 1) - 1)
-            if symbol is not None and symbol.start_line is not None:
-                label = symbol.name
-                gap = target_start - symbol.start_line
-                if after_lines is not None and 0 < gap <= MAX_EXTENSION_LINES and target_start - 1 <= len(after_lines):
-                    above = after_lines[symbol.start_line - 1 : target_start - 1]
-                    if gap > FULL_EXTENSION_LINES:
-                        above = [above[0], GAP_MARKER[1:]]
-                    lines = [" " + line for line in above] + lines
-            header = f"@@ -{source_start},{source_length} +{target_start},{target_length} @@"
-            if label:
-                header += f" {label}"
-            added = sum(1 for line in lines if line.startswith("+"))
-            removed = sum(1 for line in lines if line.startswith("-"))
-            hunks.append(Hunk(header=header, lines=tuple(lines), added=added, removed=removed))
-    if not hunks and patch.strip():
-        return [_raw_hunk(patch)]
-    return hunks
+    return [_prompt_hunk(hunk, after_lines, symbols or []) for hunk in hunks]
+
+
+def _prompt_hunk(hunk: Hunk, after_lines: list[str] | None, symbols: list[SymbolChange]) -> PromptHunk:
+    lines = trim_context(_rendered(hunk))
+    target_start = hunk.new_start
+    label = hunk.section_header.strip()
+    symbol = _enclosing_symbol(symbols, target_start, target_start + max(hunk.new_length, 1) - 1)
+    if symbol is not None and symbol.start_line is not None:
+        label = symbol.name
+        gap = target_start - symbol.start_line
+        if after_lines is not None and 0 < gap <= MAX_EXTENSION_LINES and target_start - 1 <= len(after_lines):
+            above = after_lines[symbol.start_line - 1 : target_start - 1]
+            if gap > FULL_EXTENSION_LINES:
+                above = [above[0], GAP_MARKER[1:]]
+            lines = [" " + line for line in above] + lines
+    header = f"@@ -{hunk.old_start},{hunk.old_length} +{target_start},{hunk.new_length} @@"
+    if label:
+        header += f" {label}"
+    added = sum(1 for line in lines if line.startswith("+"))
+    removed = sum(1 for line in lines if line.startswith("-"))
+    return PromptHunk(header=header, lines=tuple(lines), added=added, removed=removed)
+
+
+def _rendered(hunk: Hunk) -> list[str]:
+    lines: list[str] = []
+    for line in hunk.lines:
+        lines.append(line.kind + line.text)
+        if line.no_newline:
+            lines.append(NO_NEWLINE_MARKER)
+    return lines
 
 
 def trim_context(lines: list[str], keep: int = CONTEXT_LINES) -> list[str]:
@@ -102,16 +102,12 @@ def trim_context(lines: list[str], keep: int = CONTEXT_LINES) -> list[str]:
     return out
 
 
-def _render_line(line_type: str, value: str) -> str:
-    return f"{line_type}{value.rstrip(chr(10)).rstrip(chr(13))}"
-
-
-def _raw_hunk(patch: str) -> Hunk:
-    """A patch unidiff cannot read is kept verbatim as one hunk."""
+def _raw_hunk(patch: str) -> PromptHunk:
+    """A patch whose hunks cannot be placed in the file (cut, malformed) is kept verbatim as one hunk."""
     lines = tuple(patch.splitlines())
     added = sum(1 for line in lines if line.startswith("+"))
     removed = sum(1 for line in lines if line.startswith("-"))
-    return Hunk(header="@@ (unparsed patch) @@", lines=lines, added=added, removed=removed)
+    return PromptHunk(header="@@ (unparsed patch) @@", lines=lines, added=added, removed=removed)
 
 
 def _enclosing_symbol(symbols: list[SymbolChange], first: int, last: int) -> SymbolChange | None:
