@@ -7,6 +7,7 @@ from collections.abc import Callable
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.store import Store
 from prdigest.text import printable
@@ -99,7 +100,7 @@ def analyze(
             stats.failed.extend(failed)
         _reindex_search(store, repository)
     click.echo(
-        f"analyzed {stats.analyzed} pull requests ({stats.cached} already current"
+        f"analyzed {plural(stats.analyzed, 'pull request')} ({stats.cached} already current"
         + (f", {len(stats.failed)} failed" if stats.failed else "")
         + ")"
     )

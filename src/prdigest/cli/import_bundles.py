@@ -1,6 +1,8 @@
 """``prdigest import BUNDLE.json...``: load GitHub-API JSON bundles (docs/bundle-format.md).
 
-Every bundle is validated before anything is written: one bad file imports nothing.
+Every bundle is validated before anything is written: one bad file imports nothing. Two
+bundles of one PR import the one updated last (each such pair is reported), and a bundle
+listing one comment id twice keeps the first (reported too), so the counts add up.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from pathlib import Path
 import click
 
 from prdigest.cli.options import db_option, open_store
+from prdigest.cli.plural import plural
 from prdigest.errors import BundleError
-from prdigest.sources.github.bundle import load_bundles
+from prdigest.sources.github.bundle import load_bundles, resolve_duplicates
 
 
 def _expand(paths: tuple[Path, ...]) -> list[Path]:
@@ -34,11 +37,19 @@ def import_bundles(bundles: tuple[Path, ...], db: str | None) -> None:
     if not paths:
         raise BundleError("no bundle files given (folders are searched for *.json)")
     loaded = load_bundles(paths)
+    unique, duplicates = resolve_duplicates(loaded)
+    for item in loaded:
+        for note in item.notes:
+            click.echo(f"warning: {note}", err=True)
+    for duplicate in duplicates:
+        click.echo(f"warning: {duplicate.note()}", err=True)
     store = open_store(db)
     try:
-        stats = store.upsert_prs(item.record for item in loaded)
+        stats = store.upsert_prs(item.record for item in unique)
     finally:
         store.close()
+    skipped = f", {plural(len(duplicates), 'duplicate')} skipped" if duplicates else ""
     click.echo(
-        f"imported {len(loaded)} bundles: {stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged"
+        f"imported {plural(len(loaded), 'bundle')}: {stats.inserted} new, {stats.updated} updated, "
+        f"{stats.unchanged} unchanged{skipped}"
     )

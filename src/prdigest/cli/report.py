@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.plural import plural
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.narrative import Lang, Length
 from prdigest.text import printable
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 REPORT_FORMATS = ("md", "json", "html")
 FEED_FORMATS = ("md", "json", "html", "atom")
@@ -168,5 +173,15 @@ def publish(
     llm = _llm(no_llm)
     with open_store(db) as store:
         _require_stored(store, repository)
-        written = publish_site(store, repository, out, languages, llm, since=window[0], until=window[1])
-    click.echo(f"wrote {written.reports} reports and {written.feeds} feeds to {out}", err=True)
+        written = publish_site(
+            store, repository, out, languages, llm, since=window[0], until=window[1], console=_progress_console()
+        )
+    # The result of the command, so stdout (progress and warnings are stderr's).
+    click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")
+
+
+def _progress_console() -> Console:
+    """stderr, silent when it is not a terminal: a finished bar there is only a blank line."""
+    from rich.console import Console
+
+    return Console(stderr=True, quiet=not sys.stderr.isatty())

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date
+from prdigest.cli.plural import plural
 
 
 @click.command("git")
@@ -69,13 +70,13 @@ def sync_git(
     finally:
         source.close()
     click.echo(
-        f"synced {stats.total} pull requests from {path} into {where} "
+        f"synced {plural(stats.total, 'pull request')} from {path} into {where} "
         f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
     )
     if source.counters.invalid_utf8_files:
         click.echo(
-            f"note: {source.counters.invalid_utf8_files} file patches held bytes that are not UTF-8; "
-            "they are shown as U+FFFD",
+            f"note: {plural(source.counters.invalid_utf8_files, 'file patch', 'file patches')} held bytes "
+            "that are not UTF-8; they are shown as U+FFFD",
             err=True,
         )
 

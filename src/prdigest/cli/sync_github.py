@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from prdigest.cli.options import db_option, open_store, parse_date
+from prdigest.cli.plural import plural
 from prdigest.errors import ConfigError, PrdigestError
 from prdigest.sources.github.client import GitHubClient, RequestStats
 from prdigest.sources.github.config import resolve_api_url, resolve_credentials
@@ -122,8 +123,8 @@ def _summary(repository: str, result: SyncResult, stats: RequestStats, *, partia
     if not partial and not result.complete:
         mark = "; limit reached, high-water unchanged"
     return (
-        f"{repository}: {head} {result.fetched} PRs ({result.inserted} new, {result.updated} updated, "
+        f"{repository}: {head} {plural(result.fetched, 'PR')} ({result.inserted} new, {result.updated} updated, "
         f"{result.unchanged} unchanged), {result.current} already current; "
-        f"{stats.requests} requests ({kinds}), {stats.not_modified} not modified, "
+        f"{plural(stats.requests, 'request')} ({kinds}), {stats.not_modified} not modified, "
         f"waited {stats.waited_seconds:.0f} s{mark}"
     )
