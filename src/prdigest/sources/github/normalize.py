@@ -56,7 +56,7 @@ def bundle_repository(bundle: Bundle) -> str:
         return bundle.repository
     repo = bundle.pull.base.repo
     if repo is None:
-        raise BundleError("the bundle names no repository ($.repository or $.pull.base.repo.full_name)")
+        raise BundleError("$.repository: required key is missing (or $.pull.base.repo.full_name)")
     return repo.full_name
 
 
