@@ -20,7 +20,7 @@ from prdigest.text import printable
 @click.option(
     "--rules",
     type=click.Path(exists=True, dir_okay=False),
-    help="A TOML file of per-repository file-classification rules (see docs); re-analyzes the selected PRs.",
+    help="A TOML file of file-classification rules (format: docs/rules.md); re-analyzes the selected PRs.",
 )
 @click.option(
     "--versions",
