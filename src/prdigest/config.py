@@ -2,8 +2,10 @@
 
 Sources, later ones winning: built-in defaults, the config file
 (``$PRDIGEST_CONFIG`` or ``~/.config/prdigest/config.toml``), environment variables.
-Secrets (GitHub token, LLM API key) come only from the environment or the config file and
-are never printed: `LLMConfig` and `GitHubConfig` hide them from ``repr``.
+A missing default file is fine (defaults apply); a file named by ``$PRDIGEST_CONFIG`` must
+exist. Unknown keys are errors naming the closest known key, so a typo (``basse_url``) does
+not silently switch the LLM off. Secrets (GitHub token, LLM API key) come only from the
+environment or the config file and are never printed: `LLMConfig` and `GitHubConfig` hide them from ``repr``.
 
 Config file shape::
 
@@ -24,6 +26,7 @@ Config file shape::
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from collections.abc import Mapping
@@ -34,6 +37,23 @@ from typing import Any
 from prdigest.errors import ConfigError
 
 CONFIG_ENV_VAR = "PRDIGEST_CONFIG"
+# The keys each table may hold; anything else is a typo to report, not to ignore.
+KNOWN_KEYS: dict[str, frozenset[str]] = {
+    "": frozenset({"github", "llm"}),
+    "github": frozenset({"token", "api_url"}),
+    "llm": frozenset(
+        {
+            "base_url",
+            "model",
+            "api_key",
+            "token_budget",
+            "timeout",
+            "concurrency",
+            "max_output_tokens",
+            "section_models",
+        }
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -70,23 +90,52 @@ def default_config_path(environ: Mapping[str, str]) -> Path:
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
+    """The parsed file ({} when it does not exist); ConfigError names the file and the problem."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        raw = path.read_bytes()
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from exc
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror or type(exc).__name__}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: the config file is not UTF-8 text (bad byte at offset {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    check_known_keys(data, path)
+    return data
+
+
+def check_known_keys(data: Mapping[str, Any], path: Path) -> None:
+    """Raise ConfigError for the first unknown key, naming the closest known one."""
+    for table, known in KNOWN_KEYS.items():
+        values = data if not table else data.get(table)
+        if not isinstance(values, Mapping):
+            continue  # a non-table is reported by _table with its own message
+        for key in values:
+            if key not in known:
+                raise ConfigError(_unknown_key_message(path, table, str(key), known))
+
+
+def _unknown_key_message(path: Path, table: str, key: str, known: frozenset[str]) -> str:
+    where = f"[{table}] " if table else ""
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}?" if close else f"known keys: {', '.join(sorted(known))}"
+    return f"{path}: unknown key {where}{key}; {hint}"
 
 
 def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | None = None) -> Settings:
     env = os.environ if environ is None else environ
     path = config_path or default_config_path(env)
-    data = read_config_file(path) if (config_path is not None or path.exists()) else {}
-    if config_path is not None and not config_path.exists():
-        raise ConfigError(f"config file not found: {config_path}")
+    # A file the user named (argument or $PRDIGEST_CONFIG) must exist; the default may not.
+    named = config_path is not None or bool(env.get(CONFIG_ENV_VAR))
+    if named and not path.exists():
+        via = "" if config_path is not None else f" (from ${CONFIG_ENV_VAR})"
+        raise ConfigError(f"config file not found: {path}{via}")
+    data = read_config_file(path)
     github = _table(data, "github", path)
     llm = _table(data, "llm", path)
     github_config = GitHubConfig(

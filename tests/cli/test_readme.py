@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,6 +36,9 @@ def test_demo_command_syncs_analyzes_and_publishes(tmp_path: Path) -> None:
     assert "synced" in result.stdout
     # The list shows PRs of the example repository, and the feed gives verdicts.
     assert "example-org/example-project#" in result.stdout
+    # The closing summary is the command's result: on stdout, with how to call prdigest.
+    assert re.search(r"^wrote \d+ reports and \d+ feeds to ", result.stdout, re.MULTILINE), result.stdout[-500:]
+    assert "/bin/activate" in result.stdout.splitlines()[-2]
     reports = out / "reports"
     assert (reports / "index.html").exists()
     written = {p.suffix for p in reports.rglob("*") if p.is_file()}

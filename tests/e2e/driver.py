@@ -4,6 +4,7 @@ installed console script (a true subprocess), with no user config, LLM or defaul
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -23,7 +24,7 @@ def clean_env(home: Path) -> dict[str, str | None]:
     return {
         "HOME": str(home),
         "XDG_CONFIG_HOME": str(home / ".config"),
-        "PRDIGEST_CONFIG": str(home / "absent.toml"),
+        "PRDIGEST_CONFIG": os.devnull,  # an empty config file: no user settings
         "PRDIGEST_DB": None,
         "PRDIGEST_LLM_BASE_URL": None,
         "PRDIGEST_LLM_MODEL": None,

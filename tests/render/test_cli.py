@@ -4,6 +4,7 @@ through the Store API."""
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,9 @@ def db(tmp_path: Path, seeds: Any) -> str:
 
 
 @pytest.fixture
-def runner(tmp_path: Path) -> CliRunner:
+def runner() -> CliRunner:
     # No LLM and no user config: the extractive narrator, deterministic output.
-    return CliRunner(env={"PRDIGEST_LLM_BASE_URL": None, "PRDIGEST_CONFIG": str(tmp_path / "absent.toml")})
+    return CliRunner(env={"PRDIGEST_LLM_BASE_URL": None, "PRDIGEST_CONFIG": os.devnull})
 
 
 def _run(runner: CliRunner, *args: str) -> str:

@@ -33,7 +33,7 @@ def test_squash_commit_becomes_a_merged_pr(tmp_path: Path, sync_in_process: Sync
     )
     db = tmp_path / "p.db"
     out = sync_in_process(repo.path, "--db", db)
-    assert out.strip() == f"synced 1 pull requests from {repo.path} into {db} (1 new, 0 updated, 0 unchanged)"
+    assert out.strip() == f"synced 1 pull request from {repo.path} into {db} (1 new, 0 updated, 0 unchanged)"
     pr = load_pr(db, REPO, 7)
     assert pr.title == "Make run return two"
     assert pr.body.startswith("Motivation: callers expect 2 (#5).")

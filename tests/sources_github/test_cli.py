@@ -68,7 +68,7 @@ def test_resync_reports_one_request(
     capsys.readouterr()
     fake.reset_log()
     assert run(["sync", "github", "acme/widgets", "--api-url", fake.url, "--db", db]) == 0
-    assert "1 requests (1 graphql)" in capsys.readouterr().out
+    assert "1 request (1 graphql)" in capsys.readouterr().out
     assert len(fake.log) == 1
 
 

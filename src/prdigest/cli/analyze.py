@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_pr_ref
+from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.text import printable
 from prdigest.words import Lang
@@ -17,7 +18,7 @@ from prdigest.words import Lang
 @click.option(
     "--rules",
     type=click.Path(exists=True, dir_okay=False),
-    help="A TOML file of per-repository file-classification rules (see docs); re-analyzes the selected PRs.",
+    help="A TOML file of file-classification rules (format: docs/rules.md); re-analyzes the selected PRs.",
 )
 @click.option(
     "--versions",
@@ -68,7 +69,7 @@ def analyze(
 
         stats = analyze_selected(store, request, on_start=bar.set_total, on_done=advance)
     click.echo(
-        f"analyzed {stats.analyzed} pull requests ({stats.cached} already current"
+        f"analyzed {plural(stats.analyzed, 'pull request')} ({stats.cached} already current"
         + (f", {len(stats.failed)} failed" if stats.failed else "")
         + ")"
     )

@@ -1,6 +1,8 @@
 """``prdigest import BUNDLE.json...``: load GitHub-API JSON bundles (docs/bundle-format.md).
 
-Every bundle is validated before anything is written: one bad file imports nothing.
+Every bundle is validated before anything is written: one bad file imports nothing. Two
+bundles of one PR import the one updated last (each such pair is reported), and a bundle
+listing one comment id twice keeps the first (reported too), so the counts add up.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from pathlib import Path
 import click
 
 from prdigest.cli.options import db_option, open_store
+from prdigest.cli.plural import plural
 from prdigest.errors import BundleError
 
 
@@ -36,12 +39,16 @@ def import_bundles(bundles: tuple[Path, ...], db: str | None) -> None:
     from prdigest.sources.github.bundle_source import BundleSource
 
     source = BundleSource(paths)  # validates every file before the database is opened
+    for note in source.notes():
+        click.echo(f"warning: {note}", err=True)
+    duplicates = source.duplicates
     store = open_store(db)
     try:
         stats = sync_source(store, source)
     finally:
         store.close()
+    skipped = f", {plural(len(duplicates), 'duplicate')} skipped" if duplicates else ""
     click.echo(
-        f"imported {len(source.loaded)} bundles: "
-        f"{stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged"
+        f"imported {plural(len(source.loaded), 'bundle')}: {stats.inserted} new, {stats.updated} updated, "
+        f"{stats.unchanged} unchanged{skipped}"
     )

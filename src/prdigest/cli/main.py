@@ -4,6 +4,7 @@ when invoked, so ``prdigest --version`` stays fast."""
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -27,8 +28,21 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+class ClosedPipe(Exception):
+    """The reader of our standard output went away (``prdigest list | head -1``).
+
+    Not an OSError on purpose: click turns EPIPE into a silent exit 1, but a closed pipe is
+    the reader's choice, not our failure, so `main` ends quietly with 0 as Unix tools do."""
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise ClosedPipe from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, (module, _attr, _help) in COMMANDS.items() if _module_exists(module)]
@@ -69,6 +83,9 @@ def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning prdigest errors into one line and an exit code."""
     try:
         return cli.main(args=argv, prog_name="prdigest", standalone_mode=False)
+    except (ClosedPipe, BrokenPipeError):
+        _silence_stdout()
+        sys.exit(0)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -78,8 +95,24 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except PrdigestError as exc:
-        click.echo(f"error: {exc}", err=True)
+        # Each line stands alone (several bad bundles: one line each), so every one says "error:".
+        for line in str(exc).splitlines() or [type(exc).__name__]:
+            click.echo(f"error: {line}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; everything committed so far is kept.", err=True)
         sys.exit(130)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush of what is still buffered
+    does not fail again (and print "Exception ignored ... BrokenPipeError", exit 120)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (tests capture it): nothing will be flushed to a pipe
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)

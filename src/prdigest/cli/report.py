@@ -9,6 +9,7 @@ from typing import Any, cast
 import click
 
 from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_languages, parse_pr_ref
+from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NotFound
@@ -139,4 +140,5 @@ def publish(
             on_start=bar.set_total,
             on_done=lambda number: bar.advance(note=f"#{number}"),
         )
-    click.echo(f"wrote {written.reports} reports and {written.feeds} feeds to {out}", err=True)
+    # The result of the command, so stdout (progress and warnings are stderr's).
+    click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from prdigest.cli.options import db_option, open_store, parse_date
+from prdigest.cli.plural import plural
 
 
 @click.command("git")
@@ -65,15 +66,26 @@ def sync_git(
     finally:
         source.close()
     click.echo(
-        f"synced {stats.total} pull requests from {path} into {where} "
+        f"synced {plural(stats.total, 'pull request')} from {path} into {where} "
         f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
     )
+    if source.shallow is not None:
+        click.echo(_shallow_warning(path, source.incomplete_numbers), err=True)
     if source.counters.invalid_utf8_files:
         click.echo(
-            f"note: {source.counters.invalid_utf8_files} file patches held bytes that are not UTF-8; "
-            "they are shown as U+FFFD",
+            f"note: {plural(source.counters.invalid_utf8_files, 'file patch', 'file patches')} held bytes "
+            "that are not UTF-8; they are shown as U+FFFD",
             err=True,
         )
+
+
+def _shallow_warning(path: Path, numbers: list[int]) -> str:
+    marked = ", ".join(f"#{n}" for n in sorted(numbers))
+    what = f"{marked} marked incomplete" if numbers else "no PR in this sync reached the cut"
+    return (
+        f"warning: {path} is a shallow clone: history stops at its oldest commits ({what}); "
+        "run `git fetch --unshallow` there and sync again for complete records"
+    )
 
 
 def _new_database_file(db: str | None) -> bool:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from prdigest.cli.options import db_option, open_store, parse_date
+from prdigest.cli.plural import plural
 from prdigest.errors import ConfigError, PrdigestError
 from prdigest.pipeline.sync import SyncStats, sync_source
 from prdigest.sources.github.client import GitHubClient, RequestStats
@@ -125,8 +126,8 @@ def _summary(repository: str, counts: FetchCounts, written: SyncStats, stats: Re
     if not partial and not counts.complete:
         mark = "; limit reached, high-water unchanged"
     return (
-        f"{repository}: {head} {counts.fetched} PRs ({written.inserted} new, {written.updated} updated, "
+        f"{repository}: {head} {plural(counts.fetched, 'PR')} ({written.inserted} new, {written.updated} updated, "
         f"{written.unchanged} unchanged), {counts.current} already current; "
-        f"{stats.requests} requests ({kinds}), {stats.not_modified} not modified, "
+        f"{plural(stats.requests, 'request')} ({kinds}), {stats.not_modified} not modified, "
         f"waited {stats.waited_seconds:.0f} s{mark}"
     )

@@ -33,6 +33,16 @@ class FileStatus(StrEnum):
     COPIED = "copied"
 
 
+class IncompleteReason(StrEnum):
+    """Why a record is partial (`PullRequest.incomplete`); analyzers and narrators may say so."""
+
+    # The merge commit's parent is not in a shallow clone: git shows the commit as adding the
+    # whole tree, so its files, line counts and branch commits are unknown (and left empty).
+    SHALLOW_BOUNDARY = "shallow-clone-boundary"
+    # Some of the commits a merge brought in are cut off by a shallow clone.
+    SHALLOW_COMMITS = "shallow-clone-commits"
+
+
 class FileChange(_Record):
     path: str
     previous_path: str | None = None
@@ -131,6 +141,10 @@ class PullRequest(_Record):
     comments: list[Comment] = Field(default_factory=list)
     closing_issues: list[int] = Field(default_factory=list)
     source: str = "git"  # git | github | bundle
+    # Why the source knows this PR only in part: codes from `IncompleteReason` (values are
+    # strings so a newer source's codes still load). Empty, it is left out of the JSON, so
+    # complete records (nearly all) keep their stored form and content hash.
+    incomplete: list[str] = Field(default_factory=list, exclude_if=lambda reasons: not reasons)
 
     @field_validator("repository")
     @classmethod

@@ -21,6 +21,7 @@ from prdigest.store.store import Store
 from prdigest.web import routes_atom, routes_feed, routes_report, routes_repos, routes_search
 from prdigest.web.context import WebContext, WebOptions
 from prdigest.web.errors import install_error_handlers
+from prdigest.web.negotiation import VaryAcceptMiddleware
 from prdigest.web.security import SecurityHeadersMiddleware
 from prdigest.web.templating import Renderer, make_environment
 
@@ -68,5 +69,6 @@ def create_app(store: Store, settings: Settings | None = None, options: WebOptio
     for module in (routes_repos, routes_search, routes_atom, routes_report, routes_feed):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(VaryAcceptMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     return app

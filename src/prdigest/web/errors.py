@@ -27,7 +27,7 @@ def _lang_of(request: Request) -> Lang:
 
 def error_response(request: Request, status: int, error: str, detail: str) -> Response:
     body = ErrorBody(error=error, detail=detail)
-    if wants_json(request) or request.url.path.endswith(".json"):
+    if request.url.path.endswith(".json") or wants_json(request):
         return JSONResponse(body.model_dump(), status_code=status)
     renderer = web_context(request).renderer
     return renderer.page("error.html", status_code=status, lang=_lang_of(request), error=body, status=status)

@@ -101,23 +101,29 @@ def _ranked_bullets(facts: Facts, ph: Phrases) -> list[tuple[tuple[int, int], st
 
 def merged_lines(tag: RiskTag, ph: Phrases) -> RiskTag:
     """`tag` with the items that differ only in the line of one file told once
-    (``fmhaKernels.cuh:136, 152, 169``) rather than as three identical sentences."""
-    groups: dict[tuple[str, str, str], list[Evidence]] = {}
-    for item in tag.items:
+    (``fmhaKernels.cuh:136, 152, 169``) rather than as three identical sentences.
+
+    Only items whose ``where`` is ``path:line`` are merged; any other item (no ``where``, a
+    list, a path without a line) is kept as it is, so a template used without a ``where``
+    can never break the report."""
+    groups: dict[tuple[str, str, str] | int, list[Evidence]] = {}
+    for index, item in enumerate(tag.items):
         where = item.params.get("where")
         match = _PATH_LINE.match(where) if isinstance(where, str) else None
+        if match is None:
+            groups[index] = [item]
+            continue
         rest = repr(sorted((k, v) for k, v in item.params.items() if k != "where"))
-        key = (item.template, match.group("path") if match else repr(where), rest)
-        groups.setdefault(key, []).append(item)
+        groups.setdefault((item.template, match.group("path"), rest), []).append(item)
     if all(len(g) == 1 for g in groups.values()):
         return tag
     items: list[Evidence] = []
-    for (_, path, _), group in groups.items():
-        if len(group) == 1:
-            items.append(group[0])
+    for key, group in groups.items():
+        if len(group) == 1 or isinstance(key, int):
+            items.extend(group)
             continue
         lines = [str(item.params["where"]).rsplit(":", 1)[1] for item in group]
-        params = {**group[0].params, "where": f"{path}:{ph.join(list(dict.fromkeys(lines)))}"}
+        params = {**group[0].params, "where": f"{key[1]}:{ph.join(list(dict.fromkeys(lines)))}"}
         items.append(group[0].model_copy(update={"params": params}))
     return tag.model_copy(update={"items": items})
 

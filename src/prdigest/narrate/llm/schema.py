@@ -106,7 +106,7 @@ def extract_json_object(content: str) -> dict[str, Any]:
     try:
         value = json.loads(text[start : end + 1])
     except json.JSONDecodeError as exc:
-        raise ValueError(f"the answer is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise ValueError(f"the answer is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(value, dict):
         raise ValueError("the answer is not a JSON object")
     return value

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from prdigest.errors import NoPullRequestsFound
-from prdigest.models.pullrequest import Commit, PRState, PullRequest
+from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullRequest
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
@@ -26,6 +26,7 @@ from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_nu
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
 from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
 from prdigest.sources.git.runner import check_repository, try_git_text
+from prdigest.sources.git.shallow import shallow_boundary
 from prdigest.sources.git.trailers import co_authors
 from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
 
@@ -88,6 +89,9 @@ class GitSource:
         self._seen: set[int] = set()
         self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
         self._log: LogStream | None = None  # started early by start_log
+        # A shallow clone's cut-off commits (None: a full clone), and the PRs marked for them.
+        self.shallow = shallow_boundary(self.repo)
+        self.incomplete_numbers: list[int] = []
 
     # --- state --------------------------------------------------------------------------
 
@@ -101,17 +105,24 @@ class GitSource:
         return self.sync_state() if self.complete else None
 
     def sync_state(self) -> SyncState:
-        return {
+        state: SyncState = {
             "branch": self.branch,
             "contents": self.options.with_contents,
             "format": STATE_FORMAT,
             "refs": dict(sorted(self._ref_heads.items(), key=lambda item: int(item[0]))),
             "tip": self.tip,
         }
+        if self.shallow is not None:
+            # Remembered so that a later sync of the deepened clone reads everything again
+            # (the PR at the old boundary is then complete); full clones keep their old state.
+            state["shallow"] = sorted(self.shallow)
+        return state
 
     def _same_setup(self) -> bool:
         previous = self.previous_state
-        return all(previous.get(key) == self.sync_state()[key] for key in ("branch", "contents", "format"))
+        current = self.sync_state()
+        keys = ("branch", "contents", "format", "shallow")
+        return all(previous.get(key) == current.get(key) for key in keys)
 
     def _log_range(self) -> str | None:
         """The revisions to read: all, only those newer than the last complete sync, or none."""
@@ -255,6 +266,9 @@ class GitSource:
             self.counters.blobs_read += contents.fill(pending.ticket)
         own = _commit_record(commit)
         first = branch[0] if branch else None
+        incomplete = self._shallow_reasons(commit, branch, found.number)
+        if IncompleteReason.SHALLOW_BOUNDARY in incomplete:
+            patch = ParsedPatch(files=[])  # git's diff of a cut-off commit is the whole tree
         return _record(
             repository=self.repository,
             number=found.number,
@@ -273,7 +287,21 @@ class GitSource:
             merge_commit_sha=commit.sha,
             patch=patch,
             commits=[c.to_commit() for c in branch] or [own],
+            incomplete=incomplete,
         )
+
+    def _shallow_reasons(self, commit: RawCommit, branch: list[CommitObject], number: int) -> list[str]:
+        """Why a merged PR is only partly known in a shallow clone (nothing in a full one)."""
+        if not self.shallow:
+            return []
+        reasons: list[str] = []
+        if commit.sha in self.shallow:
+            reasons.append(IncompleteReason.SHALLOW_BOUNDARY.value)
+        elif any(c.sha in self.shallow for c in branch):
+            reasons.append(IncompleteReason.SHALLOW_COMMITS.value)
+        if reasons:
+            self.incomplete_numbers.append(number)
+        return reasons
 
     def _open_refs(self) -> Iterator[PullRef]:
         refs = list_pull_refs(self.repo)
@@ -332,8 +360,12 @@ class GitSource:
         return patch
 
 
-def _record(*, repository: str, number: int, patch: ParsedPatch, **fields: Any) -> PullRequest:
+def _record(
+    *, repository: str, number: int, patch: ParsedPatch, incomplete: list[str] | None = None, **fields: Any
+) -> PullRequest:
     files = [parsed.change for parsed in patch.files]
+    if incomplete and IncompleteReason.SHALLOW_BOUNDARY in incomplete:
+        fields["files_truncated"] = True  # the files are unknown, not "none"
     return PullRequest(
         repository=repository,
         number=number,
@@ -341,8 +373,9 @@ def _record(*, repository: str, number: int, patch: ParsedPatch, **fields: Any) 
         additions=sum(f.additions for f in files),
         deletions=sum(f.deletions for f in files),
         files=files,
-        changed_files_count=len(files),
+        changed_files_count=None if fields.get("files_truncated") else len(files),
         source="git",
+        incomplete=incomplete or [],
         **fields,
     )
 

@@ -11,6 +11,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -28,6 +29,20 @@ class LoadedBundle:
     path: Path
     bundle: Bundle
     record: PullRequest
+    notes: tuple[str, ...] = ()  # what the normalizer resolved (duplicate ids), one line each
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """Two bundles of one import describe the same PR: `kept` is imported, `dropped` is not."""
+
+    kept: LoadedBundle
+    dropped: LoadedBundle
+
+    def note(self) -> str:
+        ref = self.kept.record.ref
+        why = "updated later" if self.kept.record.updated_at != self.dropped.record.updated_at else "given later"
+        return f"{self.dropped.path} and {self.kept.path} are both {ref}; kept {self.kept.path} ({why})"
 
 
 def json_path(location: Iterable[int | str]) -> str:
@@ -57,6 +72,9 @@ def describe_validation_error(origin: str, error: ValidationError) -> str:
         where = json_path(item["loc"])
         if item["type"] == "missing":
             lines.append(f"{origin}: {where}: required key is missing")
+        elif item["type"] == "json_invalid":
+            detail = str(item.get("ctx", {}).get("error") or item["msg"])
+            lines.append(f"{origin}: {where}: not valid JSON: {detail}")
         else:
             lines.append(f"{origin}: {where}: {item['msg']} (got {_type_name(item.get('input'))})")
     hidden = error.error_count() - MAX_ERRORS_SHOWN
@@ -74,7 +92,12 @@ def parse_bundle(data: bytes | str, origin: str) -> Bundle:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BundleError(f"{origin}: $: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        # (line L, column C): json's own messages may end in "at" ("...string starting at").
+        raise BundleError(f"{origin}: $: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise BundleError(f"{origin}: $: JSON nested too deeply to read (no bundle nests that far)") from None
+    except ValueError:  # an integer of thousands of digits (Python refuses to convert it)
+        raise BundleError(f"{origin}: $: a number in the JSON is too long to read") from None
     if not isinstance(document, dict):
         raise BundleError(f"{origin}: $: expected a JSON object (a bundle), got {_type_name(document)}")
     if "format_version" in document and document["format_version"] != 1:
@@ -99,24 +122,84 @@ def load_bundle(path: Path) -> LoadedBundle:
         raise BundleError(describe_validation_error(str(path), exc)) from None
     except BundleError as exc:
         raise BundleError(f"{path}: {exc}") from None
-    return LoadedBundle(path, bundle, record)
+    notes = tuple(f"{path}: {problem}" for problem in duplicate_ids(bundle))
+    return LoadedBundle(path, bundle, record, notes)
+
+
+def duplicate_ids(bundle: Bundle) -> list[str]:
+    """Lists holding one id twice (GitHub's pages can overlap while a PR changes): where and
+    which. The normalizer keeps the first of each; these lines tell the user so."""
+    lists: list[tuple[str, list[tuple[str, object]]]] = [
+        ("commits", [(f"$.commits[{i}]", c.sha) for i, c in enumerate(bundle.commits)]),
+        ("reviews", [(f"$.reviews[{i}]", r.id) for i, r in enumerate(bundle.reviews)]),
+        ("review_comments", [(f"$.review_comments[{i}]", c.id) for i, c in enumerate(bundle.review_comments)]),
+        ("issue_comments", [(f"$.issue_comments[{i}]", c.id) for i, c in enumerate(bundle.issue_comments)]),
+        (
+            "review_threads",
+            [
+                (f"$.review_threads[{t}].comments.nodes[{n}]", node.databaseId)
+                for t, thread in enumerate(bundle.review_threads or [])
+                for n, node in enumerate(thread.comments.nodes)
+            ],
+        ),
+    ]
+    problems: list[str] = []
+    for _name, items in lists:
+        first: dict[object, str] = {}
+        for where, key in items:
+            if key is None:
+                continue
+            if key in first:
+                what = "sha" if isinstance(key, str) else "id"
+                problems.append(f"{where}: duplicate {what} {key} (also at {first[key]}); kept the first")
+            else:
+                first[key] = where
+    return problems
 
 
 def load_bundles(paths: Sequence[Path]) -> list[LoadedBundle]:
-    """Validate every bundle first; one BundleError lists the problems of all bad files."""
+    """Validate every bundle first; one BundleError lists the problems of all bad files,
+    one line each (a single problem is a single line)."""
     loaded: list[LoadedBundle] = []
     problems: list[str] = []
+    bad = 0
     for path in paths:
         try:
             loaded.append(load_bundle(path))
         except BundleError as exc:
-            problems.append(str(exc))
+            problems.extend(str(exc).splitlines())
+            bad += 1
+    if len(problems) == 1:
+        raise BundleError(f"{problems[0]} (nothing imported)")
     if problems:
-        count = len(problems)
-        raise BundleError(
-            f"{count} invalid bundle{'s' if count > 1 else ''}; nothing imported:\n" + "\n".join(problems)
-        )
+        raise BundleError("\n".join([*problems, f"{bad} invalid bundle{'s' if bad > 1 else ''}; nothing imported"]))
     return loaded
+
+
+def resolve_duplicates(loaded: Sequence[LoadedBundle]) -> tuple[list[LoadedBundle], list[Duplicate]]:
+    """One bundle per PR: the one updated last (``pull.updated_at``), on a tie the one given
+    last. The others are returned as `Duplicate`s for the caller to report; order is kept."""
+    chosen: dict[tuple[str, int], LoadedBundle] = {}
+    duplicates: list[Duplicate] = []
+    for item in loaded:
+        key = (item.record.repository, item.record.number)
+        earlier = chosen.get(key)
+        if earlier is None:
+            chosen[key] = item
+            continue
+        newer = _updated(item) >= _updated(earlier)
+        kept, dropped = (item, earlier) if newer else (earlier, item)
+        chosen[key] = kept
+        duplicates.append(Duplicate(kept, dropped))
+    kept_ids = {id(item) for item in chosen.values()}
+    return [item for item in loaded if id(item) in kept_ids], duplicates
+
+
+def _updated(item: LoadedBundle) -> datetime:
+    stamp = item.record.updated_at
+    if stamp is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 def bundle_filename(repository: str, number: int) -> str:

@@ -7,11 +7,19 @@ reads are typed strictly, so ``"additions": "12"`` is rejected rather than guess
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 FORMAT_VERSION = 1
+# Numbers end up in database columns (PR numbers, line counts: 32-bit INTEGER on PostgreSQL)
+# or in text (ids), so they are bounded here: a bundle saying 2**70 is rejected with its JSON
+# path instead of overflowing the store. GitHub's real values are far below either bound.
+MAX_COUNT = 2**31 - 1
+MAX_ID = 2**63 - 1
+Number = Annotated[int, Field(ge=1, le=MAX_COUNT)]  # PR and issue numbers
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]  # line and file counts, line numbers
+Id = Annotated[int, Field(ge=0, le=MAX_ID)]  # REST ids and GraphQL databaseIds
 
 
 class _Rest(BaseModel):
@@ -38,7 +46,7 @@ class RestLabel(_Rest):
 
 
 class RestPull(_Rest):
-    number: int = Field(ge=1)
+    number: Number
     title: str
     body: str | None = None
     state: Literal["open", "closed"]
@@ -52,18 +60,18 @@ class RestPull(_Rest):
     head: RestRef
     merge_commit_sha: str | None = None
     labels: list[RestLabel] = Field(default_factory=list)
-    additions: int | None = None
-    deletions: int | None = None
-    changed_files: int | None = None
+    additions: Count | None = None
+    deletions: Count | None = None
+    changed_files: Count | None = None
     draft: bool | None = None
 
 
 class RestFile(_Rest):
     filename: str
     status: Literal["added", "removed", "modified", "renamed", "copied", "changed", "unchanged"]
-    additions: int
-    deletions: int
-    changes: int | None = None
+    additions: Count
+    deletions: Count
+    changes: Count | None = None
     patch: str | None = None
     previous_filename: str | None = None
     sha: str | None = None
@@ -87,7 +95,7 @@ class RestCommit(_Rest):
 
 
 class RestReview(_Rest):
-    id: int | None = None
+    id: Id | None = None
     user: RestUser | None = None
     body: str | None = None
     state: str
@@ -96,20 +104,20 @@ class RestReview(_Rest):
 
 
 class RestReviewComment(_Rest):
-    id: int | None = None
+    id: Id | None = None
     user: RestUser | None = None
     body: str
     path: str
-    line: int | None = None
-    original_line: int | None = None
+    line: Count | None = None
+    original_line: Count | None = None
     diff_hunk: str | None = None
     created_at: datetime | None = None
     commit_id: str | None = None
-    in_reply_to_id: int | None = None
+    in_reply_to_id: Id | None = None
 
 
 class RestIssueComment(_Rest):
-    id: int | None = None
+    id: Id | None = None
     user: RestUser | None = None
     body: str | None = None
     created_at: datetime | None = None
@@ -142,16 +150,16 @@ class GqlOid(_Rest):
 
 
 class GqlDatabaseId(_Rest):
-    databaseId: int | None = None
+    databaseId: Id | None = None
 
 
 class GqlReviewComment(_Rest):
-    databaseId: int | None = None
+    databaseId: Id | None = None
     body: str
     createdAt: datetime | None = None
     path: str | None = None
-    line: int | None = None
-    originalLine: int | None = None
+    line: Count | None = None
+    originalLine: Count | None = None
     diffHunk: str | None = None
     author: GqlActor | None = None
     commit: GqlOid | None = None
@@ -166,8 +174,8 @@ class GqlReviewThread(_Rest):
     isResolved: bool
     isOutdated: bool
     path: str
-    line: int | None = None
-    originalLine: int | None = None
+    line: Count | None = None
+    originalLine: Count | None = None
     comments: GqlCommentNodes
 
 
@@ -176,7 +184,7 @@ class GqlRepositoryName(_Rest):
 
 
 class GqlIssueRef(_Rest):
-    number: int
+    number: Number
     repository: GqlRepositoryName | None = None
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
 
 from prdigest.errors import BundleError
 from prdigest.models.pullrequest import (
@@ -25,6 +27,7 @@ from prdigest.models.pullrequest import (
 from prdigest.sources.github.bundle_models import (
     Bundle,
     GqlActor,
+    GqlReviewComment,
     GqlReviewThread,
     RestCommit,
     RestFile,
@@ -32,6 +35,7 @@ from prdigest.sources.github.bundle_models import (
     RestUser,
 )
 
+T = TypeVar("T")
 GHOST = "ghost"  # GitHub's name for deleted accounts
 _CO_AUTHOR = re.compile(r"^\s*co-authored-by:\s*(?P<name>[^<\n]*?)\s*(?:<[^>\n]*>)?\s*$", re.IGNORECASE | re.MULTILINE)
 _STATUS = {
@@ -52,7 +56,7 @@ def bundle_repository(bundle: Bundle) -> str:
         return bundle.repository
     repo = bundle.pull.base.repo
     if repo is None:
-        raise BundleError("the bundle names no repository ($.repository or $.pull.base.repo.full_name)")
+        raise BundleError("$.repository: required key is missing (or $.pull.base.repo.full_name)")
     return repo.full_name
 
 
@@ -85,7 +89,7 @@ def normalize_bundle(bundle: Bundle) -> PullRequest:
         files=files,
         files_truncated=truncated,
         changed_files_count=changed if changed is not None else len(files),
-        commits=[_commit(c) for c in bundle.commits],
+        commits=[_commit(c) for c in first_of_each(bundle.commits, lambda c: c.sha)],
         reviews=[
             Review(
                 author=_login(r.user),
@@ -95,16 +99,16 @@ def normalize_bundle(bundle: Bundle) -> PullRequest:
                 author_is_bot=_rest_bot(r.user),
                 commit_sha=r.commit_id,
             )
-            for r in bundle.reviews
+            for r in first_of_each(bundle.reviews, lambda r: r.id)
         ],
         review_threads=(
-            [_graphql_thread(t) for t in bundle.review_threads]
+            _graphql_threads(bundle.review_threads)
             if bundle.review_threads is not None
-            else _rest_threads(bundle.review_comments)
+            else _rest_threads(first_of_each(bundle.review_comments, lambda c: c.id))
         ),
         comments=[
             Comment(author=_login(c.user), body=c.body or "", created_at=c.created_at, author_is_bot=_rest_bot(c.user))
-            for c in bundle.issue_comments
+            for c in first_of_each(bundle.issue_comments, lambda c: c.id)
         ],
         closing_issues=_closing_issues(bundle),
         source=bundle.source,
@@ -181,8 +185,37 @@ def co_authors(message: str) -> list[str]:
     return names
 
 
-def _graphql_thread(thread: GqlReviewThread) -> ReviewThread:
-    nodes = thread.comments.nodes
+def first_of_each(items: Iterable[T], key: Callable[[T], Hashable | None]) -> list[T]:
+    """`items` without repeats of a key (the first is kept); items without a key all stay.
+
+    GitHub's pages can overlap when a PR changes between two requests, so one comment may
+    come twice; stored twice, it would be quoted and counted twice."""
+    seen: set[Hashable] = set()
+    kept: list[T] = []
+    for item in items:
+        value = key(item)
+        if value is not None:
+            if value in seen:
+                continue
+            seen.add(value)
+        kept.append(item)
+    return kept
+
+
+def _graphql_threads(threads: list[GqlReviewThread]) -> list[ReviewThread]:
+    """Threads with each comment once (by databaseId, across threads); a thread left
+    without comments by that (a repeated page) is dropped."""
+    seen: set[int] = set()
+    result: list[ReviewThread] = []
+    for thread in threads:
+        nodes = [n for n in thread.comments.nodes if n.databaseId is None or n.databaseId not in seen]
+        seen.update(n.databaseId for n in nodes if n.databaseId is not None)
+        if nodes or not thread.comments.nodes:
+            result.append(_graphql_thread(thread, nodes))
+    return result
+
+
+def _graphql_thread(thread: GqlReviewThread, nodes: list[GqlReviewComment]) -> ReviewThread:
     return ReviewThread(
         path=thread.path,
         line=thread.line,
