@@ -30,7 +30,7 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
     assert key_reason(key, labels("zh")) in zh_out
     assert key.key_reason
     assert key.key_reason not in zh_out
-    assert "风险值得关注" in zh_out  # verdict reasons too
+    assert "做出了一项依赖决策" in zh_out  # verdict reasons too
 
     assert zh_out == run_cli("facts", RELAX, "--lang", DEFAULT_LANG, "--db", story_db).stdout
     assert risk_evidence(tag, labels("en")) in en_out

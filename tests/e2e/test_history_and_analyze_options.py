@@ -59,7 +59,7 @@ def test_list_and_feed_hold_squash_merge_and_open_prs(run_cli: Cli, story_db: Pa
     assert merged == sorted(merged, reverse=True)  # newest first
 
     md = run_cli("feed", STORY_REPO, "--lang", "zh", "--format", "md", "--no-llm", "--db", story_db).stdout
-    assert len(re.findall(r"^(?:值得精读|值得快速精读|不值得精读)。", md, re.M)) == len(ALL_PRS)
+    assert len(re.findall(r"^(?:值得精读|值得速览|不必细读)。", md, re.M)) == len(ALL_PRS)
 
     atom = run_cli("feed", STORY_REPO, "--format", "atom", "--no-llm", "--db", story_db).stdout
     root = ET.fromstring(atom)

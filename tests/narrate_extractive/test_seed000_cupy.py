@@ -108,9 +108,7 @@ def test_risks_come_from_tags_with_evidence(seeds: Any, lang: Lang) -> None:
 def test_verdict_first_then_why(seeds: Any) -> None:
     zh = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "zh", "brief")
     en = narrate_extractive(seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief")
-    assert zh.feed_paragraph.startswith(
-        "值得快速精读。展示了一种依赖治理做法：cupy-cuda13x 由 `<14.1.0` 改为 `!=14.1.0`"
-    )
+    assert zh.feed_paragraph.startswith("值得速览。做出了一项依赖决策：cupy-cuda13x 由 `<14.1.0` 改为 `!=14.1.0`")
     assert "上限改为精确排除" in zh.feed_paragraph
     assert en.feed_paragraph.startswith(
         "Worth a quick read. It shows a dependency-governance practice: cupy-cuda13x goes from `<14.1.0` to `!=14.1.0`"

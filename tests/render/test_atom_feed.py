@@ -28,7 +28,7 @@ def _entries(seeds: Any, lang: Lang) -> list[Any]:
 def test_newest_first_and_verdict_first(seeds: Any) -> None:
     feed = build_feed("vllm-project/vllm", _entries(seeds, "zh"), "zh")
     assert [i.number for i in feed.items] == [44301, 43530, 7]
-    assert feed.items[0].paragraph.startswith("值得快速精读。")
+    assert feed.items[0].paragraph.startswith("值得速览。")
     assert feed.items[1].paragraph.startswith("值得精读。")
     assert feed.updated == datetime(2026, 6, 3, 9, 30, tzinfo=UTC)
     en = build_feed("vllm-project/vllm", _entries(seeds, "en"), "en", limit=1)

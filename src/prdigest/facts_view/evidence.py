@@ -19,13 +19,15 @@ from prdigest.words.recorded import recorded_labels
 
 # How each parameter is shown; a parameter not named here is shown as it is.
 _CODE_PARAMS = frozenset({"path", "paths", "where", "before", "after", "literal", "code", "symbol", "sha"})
-_CODE_PARAMS |= frozenset({"techniques"})
-_QUOTED_PARAMS = frozenset({"topic", "topics", "title", "cause", "signals", "words"})
+_CODE_PARAMS |= frozenset({"techniques", "names"})
+_QUOTED_PARAMS = frozenset({"topic", "topics", "title", "cause", "signals", "words", "quote"})
 _LABEL_TABLES = {
     "kinds": "dependency_kinds",
     "symbol_kind": "symbol_kinds",
     "outcome": "thread_outcomes",
     "module": "modules",
+    "fix_kind": "fix_kinds",
+    "categories": "categories",
 }
 _VERSION_PARAMS = frozenset({"before", "after"})
 

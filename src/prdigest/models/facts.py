@@ -274,7 +274,7 @@ VerdictName = Literal[VerdictLevel.READ_IN_DEPTH, VerdictLevel.QUICK_READ, Verdi
 
 
 class VerdictReason(_Fact):
-    code: str  # e.g. "debugging-method", "test-pattern", "design-trap", "dependency-practice", "size", "risk"
+    code: str  # e.g. "core-change", "fix", "lineage", "design-trap", "dependency-decision", "docs-only"
     detail: str  # in English
     weight: float = 0.0
     items: list[Evidence] = Field(default_factory=list)  # the detail, language-neutral

@@ -15,9 +15,9 @@ MAX_WATCH = {"full": 4, "brief": 2}
 
 
 # Reasons that name something a reader learns; the feed leads with these (seed 003).
-LESSON_CODES = frozenset(
-    {"lineage", "design-trap", "debugging-method", "dependency-practice", "test-pattern", "hot-path"}
-)
+LESSON_CODES = frozenset({"lineage", "design-trap", "fix", "dependency-decision", "new-module", "public-api"})
+# Reasons that say what a skipped PR is rather than weigh it.
+DESCRIPTIVE_CODES = frozenset({"small-change", "no-core", "incomplete"})
 MAX_REASONS = 3
 MIN_LESSON_WEIGHT = 1.0
 MAX_ITEMS = 2  # facts per reason in a paragraph
@@ -31,7 +31,9 @@ def chosen_reasons(facts: Facts) -> list[VerdictReason]:
     lessons = [r for r in positive if r.code in LESSON_CODES and r.weight >= MIN_LESSON_WEIGHT]
     if facts.verdict.level.value == "skip":
         negative = [r for r in reasons if r.weight < 0]
-        return (negative[:2] + lessons[:1])[:MAX_REASONS]
+        # What the PR is ("a small change: 3 lines of core logic in …") when nothing counts against it.
+        described = [r for r in reasons if r.weight == 0 and r.code in DESCRIPTIVE_CODES]
+        return (negative[:2] + lessons[:1] or described[:1])[:MAX_REASONS]
     return (lessons or positive)[:MAX_REASONS]
 
 

@@ -1,0 +1,142 @@
+"""What a PR changes in substance, measured from its files, symbols and diff.
+
+Substance is behaviour: lines of core-logic source that are not blank, comments or
+docstrings; new modules; new public names; definitions moved between files without change.
+Counting these, not raw +/−, keeps a copyright header, a reflowed docstring or a file move
+from looking like a large change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from prdigest.diff import parse_patch
+from prdigest.models.facts import FileFact, FilesFacts, SymbolsFacts
+from prdigest.models.pullrequest import PullRequest
+
+NEW_MODULE_MIN_LINES = 80  # an added core file smaller than this is a helper, not a module
+_HASH_COMMENT = {"python", "shell", "bash", "ruby", "perl", "yaml", "toml", "cmake", "make", "r"}
+_SLASH_COMMENT = {"c", "cpp", "cuda", "go", "rust", "javascript", "typescript", "java", "kotlin", "swift", "scala"}
+_DASH_COMMENT = {"sql", "lua", "haskell"}
+_TRIPLE_QUOTES = ('"""', "'''")
+
+
+@dataclass(frozen=True)
+class Substance:
+    behaviour_lines: int = 0  # changed core-logic lines that are code, not comments or docstrings
+    core_files: tuple[str, ...] = ()  # core-logic files with behaviour lines, most changed first
+    new_modules: tuple[str, ...] = ()  # added core-logic files of real size, not moved code
+    public_added: tuple[str, ...] = ()  # public names added in core files, not moved ones
+    moved: int = 0  # definitions removed in one place and added under the same name in another
+    comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
+    modules: tuple[str, ...] = ()
+    categories: dict[str, int] = field(default_factory=dict)  # changed lines per file category
+
+    @property
+    def move_dominated(self) -> bool:
+        """Most added definitions are moves: a restructuring, not new behaviour."""
+        return self.moved >= 3 and self.moved * 10 >= 7 * max(self.moved, len(self.public_added) + self.moved)
+
+
+def is_core(file: FileFact) -> bool:
+    return file.category == "source" and file.type == "core-logic" and not file.generated and not file.binary
+
+
+def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substance:
+    core = {f.path: f for f in files.files if is_core(f)}
+    per_file: Counter[str] = Counter()
+    quiet = 0
+    for change in pr.files:
+        fact = core.get(change.path)
+        if fact is None or not change.patch:
+            continue
+        code, comments = _split_lines(change.patch, fact.language)
+        per_file[change.path] += code
+        quiet += comments
+    moved_names = _moved_names(symbols)
+    public = tuple(
+        dict.fromkeys(
+            s.name
+            for s in symbols.symbols
+            if s.change == "added"
+            and s.path in core
+            and not s.name.rsplit(".", 1)[-1].startswith("_")
+            and s.name.rsplit(".", 1)[-1] not in moved_names
+        )
+    )
+    new_modules = tuple(
+        f.path
+        for f in core.values()
+        if f.status == "added"
+        and f.additions >= NEW_MODULE_MIN_LINES
+        and not _mostly_moved(f.path, symbols, moved_names)
+    )
+    categories: Counter[str] = Counter()
+    for f in files.files:
+        categories[f.category] += f.additions + f.deletions
+    ranked = tuple(path for path, lines in per_file.most_common() if lines > 0)
+    return Substance(
+        behaviour_lines=sum(per_file.values()),
+        core_files=ranked,
+        new_modules=new_modules,
+        public_added=public,
+        moved=len(moved_names),
+        comment_only_lines=quiet,
+        modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
+        categories=dict(categories),
+    )
+
+
+def _split_lines(patch: str, language: str | None) -> tuple[int, int]:
+    """(code lines, comment/docstring/blank lines) among a patch's changed lines.
+
+    Docstrings are followed only through runs of changed lines (a hunk shows part of a
+    file, so a quote in the context could open or close one): good enough to tell an edited
+    docstring from edited code, which is what the verdict needs."""
+    code = quiet = 0
+    for hunk in parse_patch(patch).hunks:
+        in_doc = False
+        for line in hunk.lines:
+            if line.kind == " ":
+                in_doc = False
+                continue
+            text = line.text.strip()
+            quotes = sum(text.count(q) for q in _TRIPLE_QUOTES) if language == "python" else 0
+            inside = in_doc
+            if quotes % 2 == 1:
+                in_doc = not in_doc
+            if not text or inside or quotes or _is_comment(text, language):
+                quiet += 1
+            else:
+                code += 1
+    return code, quiet
+
+
+def _is_comment(text: str, language: str | None) -> bool:
+    if language in _HASH_COMMENT:
+        return text.startswith("#") and not text.startswith("#!")
+    if language in _SLASH_COMMENT:
+        return text.startswith(("//", "/*", "*", "*/"))
+    if language in _DASH_COMMENT:
+        return text.startswith("--")
+    return bool(re.match(r"(#|//|/\*|\*)", text))
+
+
+def _moved_names(symbols: SymbolsFacts) -> set[str]:
+    """Names removed in one file and added in another: moved definitions."""
+    added: dict[str, set[str]] = {}
+    removed: dict[str, set[str]] = {}
+    for s in symbols.symbols:
+        short = s.name.rsplit(".", 1)[-1]
+        if s.change == "added":
+            added.setdefault(short, set()).add(s.path)
+        elif s.change == "removed":
+            removed.setdefault(short, set()).add(s.path)
+    return {name for name, paths in added.items() if name in removed and removed[name] - paths}
+
+
+def _mostly_moved(path: str, symbols: SymbolsFacts, moved: set[str]) -> bool:
+    mine = [s.name.rsplit(".", 1)[-1] for s in symbols.symbols if s.path == path and s.change == "added"]
+    return bool(mine) and sum(1 for name in mine if name in moved) * 2 >= len(mine)
