@@ -177,6 +177,8 @@ Relation = Literal[
     "depends-on",
     "root-cause-in",
     "restores",
+    "prerequisite-for",
+    "followed-up-by",
     "mentions",
 ]
 # The same links read from the other end (B "fixes" A makes A "fixed-by" B); the relations
@@ -185,7 +187,6 @@ Relation = Literal[
 IncomingRelation = Literal[
     "fixed-by",
     "restored-by",
-    "followed-up-by",
     "depended-on-by",
     "root-cause-of",
     "mentioned-by",
@@ -199,7 +200,7 @@ class Reference(_Fact):
     number: int
     target_kind: Literal["pr", "issue", "unknown"] = "unknown"
     relation: Relation = "mentions"
-    where: Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue"] = "body"
+    where: Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"] = "body"
     evidence: str = ""  # the sentence or line that states it, shortened
 
 
