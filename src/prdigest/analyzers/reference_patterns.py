@@ -55,7 +55,9 @@ _NOTES_SECTION = re.compile(
     re.S | re.M | re.I,
 )
 # A repository named by a github.com URL (release pages, compare views, commits).
-_REPO_URL = re.compile(rf"https?://(?:www\.)?github\.com/(?P<owner>[A-Za-z0-9][A-Za-z0-9-]{{0,38}})/(?P<name>[A-Za-z0-9._-]{{1,100}})")
+_REPO_URL = re.compile(
+    r"https?://(?:www\.)?github\.com/(?P<owner>[A-Za-z0-9][A-Za-z0-9-]{0,38})/(?P<name>[A-Za-z0-9._-]{1,100})"
+)
 _NOT_REPOS = frozenset({"orgs", "apps", "sponsors", "marketplace", "settings", "users", "features", "notifications"})
 
 
@@ -263,7 +265,8 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         # "TODO(#61)", "tracked in #61", "left for a follow-up in #61": the rest is done later, there.
         "followed-up-by",
         r"\b(?:TODO|FIXME|XXX)\s*\(\s*|\btracked (?:in|by|at)\b|\bdeferred (?:to|until)\b|\bleft (?:for|to)\b|"
-        r"\b(?:will|to) (?:be )?(?:followed up|handled|addressed|done|fixed|cleaned up|removed|relaxed) (?:in|by|with)\b|"
+        r"\b(?:will|to) (?:be )?(?:followed up|handled|addressed|done|fixed|cleaned up|removed|relaxed)"
+        r" (?:in|by|with)\b|"
         r"\bfollow[- ]?up (?:pr |issue )?(?:in|at)\b|\bin a follow[- ]?up(?: pr)?\b|后续在",
     ),
     (
@@ -426,7 +429,8 @@ def _foreign_subject(text: str, clause_floor: int, previous_end: int, cue_start:
 
 # "unpin once #58 lands", "until #80 is merged", "pending #12": this PR waits for that one.
 _WAIT_BEFORE = re.compile(
-    r"\b(?:once|until|till|after|when|as soon as|pending)\s+(?:(?:the\s+)?(?:pr|pull request|fix|change)\s+(?:in\s+)?)?$",
+    r"\b(?:once|until|till|after|when|as soon as|pending)\s+"
+    r"(?:(?:the\s+)?(?:pr|pull request|fix|change)\s+(?:in\s+)?)?$",
     re.I,
 )
 _WAIT_AFTER = re.compile(

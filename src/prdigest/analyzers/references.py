@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.deferrals import deferrals_in_text
 from prdigest.analyzers.reference_patterns import (
     LIST_GLUE,
     REAPPLY_TITLE,
@@ -45,9 +46,9 @@ from prdigest.analyzers.reference_patterns import (
     upstream_repository,
     waits_for,
 )
-from prdigest.diff import file_diff
 from prdigest.analyzers.registry import Analyzer
-from prdigest.models.facts import Reference, ReferencesFacts, Relation
+from prdigest.diff import file_diff
+from prdigest.models.facts import Deferral, Reference, ReferencesFacts, Relation
 from prdigest.models.pullrequest import PullRequest
 
 Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"]
@@ -131,7 +132,7 @@ def _quoted_owners(masked: str, raw: list[RawRef], relations: list[Relation], ow
     owners: list[str | None] = [None] * len(raw)
     if not spans:
         return owners
-    upstream: str | None | bool = False  # False: not looked up yet
+    upstream: str | bool | None = False  # False: not looked up yet
     for index, ref in enumerate(raw):
         if not any(start <= ref.start < end for start, end in spans):
             continue
@@ -238,9 +239,12 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
     merged: dict[tuple[str, int], Reference] = {}
     order: list[tuple[str, int]] = []
     candidates: list[Reference] = []
+    deferrals: list[Deferral] = []
     for item in _texts(pr):
         if item.text:
             candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject))
+            if not item.is_subject or item.where == "title":
+                deferrals.extend(deferrals_in_text(item.text, item.where))
     candidates.extend(
         Reference(
             repository=pr.repository,
@@ -265,7 +269,28 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
         stronger = RELATION_STRENGTH[ref.relation] > RELATION_STRENGTH[current.relation]
         kind = current.target_kind if current.target_kind != "unknown" else ref.target_kind
         merged[key] = (ref if stronger else current).model_copy(update={"target_kind": kind})
-    return ReferencesFacts(references=[merged[key] for key in order], reverted_commits=reverted_commit_shas(pr))
+    unique = list({d.evidence: d for d in deferrals}.values())
+    return ReferencesFacts(
+        references=[merged[key] for key in order],
+        reverted_commits=reverted_commit_shas(pr),
+        deferrals=unique[:_MAX_DEFERRALS],
+        todos_removed=_todos_removed(pr),
+    )
+
+
+_MAX_DEFERRALS = 12
+
+
+def _todos_removed(pr: PullRequest) -> list[int]:
+    """Same-repository numbers named by TODO/FIXME lines this PR deletes."""
+    numbers: list[int] = []
+    for change in pr.files:
+        for line in file_diff(change).removed():
+            if TODO_LINE.search(line):
+                for ref in find_raw_refs(line):
+                    if ref.owner_name is None and ref.number not in numbers:
+                        numbers.append(ref.number)
+    return numbers
 
 
 def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
