@@ -80,7 +80,7 @@ def audit(db: str, clone: Path, sample: int) -> dict[str, Any]:
     follow_up_samples: list[str] = []
     for item in facts:
         for change in item.dependencies.changes:
-            dependency_kinds.update(change.kinds or ["(none)"])
+            dependency_kinds.update([str(kind) for kind in change.kinds] or ["(none)"])
         lineage["PRs reverted"] += bool(item.lineage.reverted_by)
         lineage["PRs restored"] += bool(item.lineage.restored_by)
         lineage["restore diffs"] += len(item.lineage.restore_diffs)

@@ -78,7 +78,8 @@ def test_revert_by_sha_restore_and_restore_diff(tmp_path: Path, store: Store) ->
     assert "this restores it" in original.lineage.restored_by[0].evidence
 
     (diff,) = _facts(store, 12).lineage.restore_diffs
-    assert diff.original == 10 and not diff.identical
+    assert diff.original == 10
+    assert not diff.identical
     assert [line.text for line in diff.lines_not_restored] == [
         "from kernels.deps import assert_humming_available",
         "assert_humming_available()",
