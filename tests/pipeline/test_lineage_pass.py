@@ -147,8 +147,10 @@ def test_phrasing_states_relations(tmp_path: Path, store: Store) -> None:
         {"reqs.txt": "kern==14.1.1\n"},
         body="14.1.1 fixes the pytest import (cupy/cupy#9963).\n\nCloses #42",
     )
+    repo.squash_pr(46, "Back out #42", {"f42.py": None})
     _analyzed(store, repo)
     assert _relations(_facts(store, 43)) == {44: "prerequisite-for", 41: "depends-on", 40: "restores"}
+    assert _relations(_facts(store, 46)) == {42: "reverts"}
     bump = _facts(store, 45)
     assert {(r.repository, r.number): r.relation for r in bump.references.references} == {
         ("cupy/cupy", 9963): "mentions",

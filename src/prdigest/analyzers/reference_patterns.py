@@ -239,7 +239,7 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         # restored; this PR would say "relands #2".
         r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b",
     ),
-    ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|回退|撤销"),
+    ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|\bback(?:s|ing)? out\b|回退|撤销"),
     (
         "restores",
         r"\brestor(?:e|es|ed|ing)\b|\bre-?land(?:s|ed|ing)?\b|\bre-?appl(?:y|ies|ied|ying)\b|"
