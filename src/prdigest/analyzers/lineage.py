@@ -30,6 +30,8 @@ _INVERSE: dict[Relation, LineageRelation] = {
     "depends-on": "depended-on-by",
     "root-cause-in": "root-cause-of",
     "restores": "restored-by",
+    "prerequisite-for": "depends-on",
+    "followed-up-by": "follow-up-to",
     "mentions": "mentioned-by",
 }
 
@@ -47,6 +49,7 @@ RELATION_STRENGTH: dict[str, int] = {
     "superseded-by": 5,
     "depends-on": 4,
     "depended-on-by": 4,
+    "prerequisite-for": 4,
     "follow-up-to": 3,
     "followed-up-by": 3,
     "alternative-to": 2,

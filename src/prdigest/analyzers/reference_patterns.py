@@ -34,6 +34,57 @@ def mask_code_and_markup(text: str) -> str:
     return text
 
 
+# "Merge pull request #6 from someone/branch" quoted in a body (a squash of a branch that
+# merged its fork's history): #6 is a PR of wherever that merge happened, and the line says
+# nothing of what this PR does. Blanked in bodies; a commit's own subject is read apart.
+SQUASHED_MERGE = re.compile(r"Merge pull request #\d{1,9} from \S+")
+
+
+def mask_squashed_merges(text: str) -> str:
+    """Blank out quoted GitHub merge subjects (squashed fork history), keeping offsets."""
+    return SQUASHED_MERGE.sub(_blank, text)
+
+
+# Quoted text: Markdown and HTML blockquotes, and the release-notes / changelog / commits
+# sections bots append (dependabot, renovate). What it says was written elsewhere.
+_MD_QUOTE = re.compile(r"^[ \t]{0,3}>.*$", re.M)
+_HTML_QUOTE = re.compile(r"<blockquote\b.*?(?:</blockquote>|\Z)", re.S | re.I)
+_NOTES_SECTION = re.compile(
+    r"^(?:#{1,6}[ \t]*|<summary>[ \t]*|<b>[ \t]*|\*\*)?(?:release[ \t]+notes|changelog|commits)\b.*?"
+    r"(?=^---[ \t]*$|^#{1,6}[ \t]*configuration\b|\Z)",
+    re.S | re.M | re.I,
+)
+# A repository named by a github.com URL (release pages, compare views, commits).
+_REPO_URL = re.compile(
+    r"https?://(?:www\.)?github\.com/(?P<owner>[A-Za-z0-9][A-Za-z0-9-]{0,38})/(?P<name>[A-Za-z0-9._-]{1,100})"
+)
+_NOT_REPOS = frozenset({"orgs", "apps", "sponsors", "marketplace", "settings", "users", "features", "notifications"})
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of text quoted from elsewhere (blockquotes, bots' release notes), in order."""
+    spans = [m.span() for pattern in (_MD_QUOTE, _HTML_QUOTE) for m in pattern.finditer(text)]
+    spans.extend(m.span() for m in _NOTES_SECTION.finditer(text) if m.end() > m.start())
+    return sorted(spans)
+
+
+def upstream_repository(text: str, spans: list[tuple[int, int]], own: str) -> str | None:
+    """The one other repository the quoted text comes from, if the text names exactly one.
+
+    Looked for in the quotes and just before each (dependabot's "Sourced from <a href=
+    github.com/OWNER/NAME/releases>"); the bots' own repositories do not count."""
+    names: dict[str, str] = {}
+    for start, end in spans:
+        for match in _REPO_URL.finditer(text, max(0, start - 400), end):
+            owner, name = match.group("owner"), match.group("name").removesuffix(".git")
+            if owner.lower() in _NOT_REPOS or owner.lower() in {"dependabot", "renovatebot"}:
+                continue
+            full = f"{owner}/{name}"
+            if full.lower() != own.lower():
+                names.setdefault(full.lower(), full)
+    return next(iter(names.values())) if len(names) == 1 else None
+
+
 def mask_for_evidence(text: str) -> str:
     """Blank out only what a reader never sees as prose (code blocks, HTML comments).
 
@@ -80,6 +131,13 @@ _MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{1,
 _PR_OR_ISSUE_PATH = re.compile(r"/(?:pull|pulls|issues)/\d+(?:[/?#]|$)")
 
 REVERTS_COMMIT = re.compile(r"\bThis reverts commit (?P<sha>[0-9a-fA-F]{7,40})\b")
+# "revert commit c40c9fe", "Reverts 1a2b3c4", "reverting 1a2b3c4d5e": a SHA with at least one
+# digit (so "revert facade" is no commit), 7 to 40 lowercase hex characters.
+REVERTS_COMMIT_PROSE = re.compile(
+    r"\brevert(?:s|ing|ed)?\s+(?:(?:the\s+)?commits?\s+)?(?P<sha>(?=[0-9a-f]*\d)[0-9a-f]{7,40})\b", re.I
+)
+# A TODO / FIXME line naming a PR or issue: "# TODO(#61): drop the shim", "// FIXME: see #12".
+TODO_LINE = re.compile(r"\b(?:TODO|FIXME|XXX)\b[^\n]*#\d")
 REVERT_TITLE = re.compile(r'^\s*Revert\s+"(?P<inner>.*)"\s*$', re.S)
 REAPPLY_TITLE = re.compile(r'^\s*Rea(?:pply|land)\s+"(?P<inner>.*)"\s*$', re.S | re.I)
 
@@ -181,7 +239,7 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         # restored; this PR would say "relands #2".
         r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b",
     ),
-    ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|回退|撤销"),
+    ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|\bback(?:s|ing)? out\b|回退|撤销"),
     (
         "restores",
         r"\brestor(?:e|es|ed|ing)\b|\bre-?land(?:s|ed|ing)?\b|\bre-?appl(?:y|ies|ied|ying)\b|"
@@ -204,6 +262,19 @@ _CUES: tuple[tuple[Relation, str], ...] = (
     ("supersedes", r"\bsupersed(?:e|es|ing)\b|\breplac(?:e|es|ing)\b|\bobsoletes\b|取代"),
     ("alternative-to", r"\balternative (?:to|of|for)\b|\binstead of\b|替代"),
     (
+        # "TODO(#61)", "tracked in #61", "left for a follow-up in #61": the rest is done later, there.
+        "followed-up-by",
+        r"\b(?:TODO|FIXME|XXX)\s*\(\s*|\btracked (?:in|by|at)\b|\bdeferred (?:to|until)\b|\bleft (?:for|to)\b|"
+        r"\b(?:will|to) (?:be )?(?:followed up|handled|addressed|done|fixed|cleaned up|removed|relaxed)"
+        r" (?:in|by|with)\b|"
+        r"\bfollow[- ]?up (?:pr |issue )?(?:in|at)\b|\bin a follow[- ]?up(?: pr)?\b|后续在",
+    ),
+    (
+        "prerequisite-for",
+        r"\bprerequisite (?:for|of|to)\b|\bunblocks?\b|\bblocks\b|\b(?:needed|required) (?:for|by)\b|"
+        r"\bprepar(?:es|ing|ation) for\b|\bin preparation for\b|的前置|前置于",
+    ),
+    (
         "depends-on",
         r"\bdepends? (?:up)?on\b|\brequires\b|\bblocked (?:by|on)\b|\bstacked on\b|"
         r"\bneeds? .{0,20}\bfirst\b|依赖于?",
@@ -222,6 +293,8 @@ RELATION_STRENGTH: dict[Relation, int] = {
     "superseded-by": 5,
     "depends-on": 4,
     "follow-up-to": 3,
+    "followed-up-by": 3,
+    "prerequisite-for": 4,
     "alternative-to": 2,
     "mentions": 0,
 }
@@ -319,6 +392,8 @@ def relation_before(
     if best is None:
         return "mentions"
     cue_start, cue_end = best[3], best[0]
+    if best[2] != "root-cause-in" and _foreign_subject(text, clause_floor, previous_end, cue_start):
+        return "mentions"
     if best[2] == "reverted-by" and _acts_on_an_object(text, max(clause_floor, previous_end), cue_start):
         return "root-cause-in"
     if best[2] != "root-cause-in" and _names_the_noun(text, clause_begin, cue_start, cue_end, ref.start):
@@ -331,6 +406,60 @@ def relation_before(
     ):
         return "mentions"
     return best[2]
+
+
+# "14.1.1 fixes the pytest import (cupy/cupy#9963)", "the upstream release fixes #12": the verb's
+# subject is a version or another project's release, not this PR. "Bump to 2.0 to fix #12"
+# (an infinitive: this PR's purpose) and "this PR, on 2.0, fixes" stay this PR's.
+_FOREIGN_SUBJECT = re.compile(
+    r"(?:(?<![\w.])v?\d+\.\d+(?:\.\d+)*[\w.+-]*|\bupstream\b|\b(?:new|next|latest|upcoming) (?:release|version)\b)"
+    r"[\s,)]*(?:(?:also|now|finally|already|then)\s+)?$",
+    re.I,
+)
+_INFINITIVE = re.compile(r"\bto\s+$", re.I)
+
+
+def _foreign_subject(text: str, clause_floor: int, previous_end: int, cue_start: int) -> bool:
+    begin = max(clause_floor, previous_end)
+    if _INFINITIVE.search(text, max(begin, cue_start - 4), cue_start):
+        return False
+    match = _FOREIGN_SUBJECT.search(text, begin, cue_start)
+    return match is not None and not _SELF_WORDS.search(text, begin, cue_start)
+
+
+# "unpin once #58 lands", "until #80 is merged", "pending #12": this PR waits for that one.
+_WAIT_BEFORE = re.compile(
+    r"\b(?:once|until|till|after|when|as soon as|pending)\s+"
+    r"(?:(?:the\s+)?(?:pr|pull request|fix|change)\s+(?:in\s+)?)?$",
+    re.I,
+)
+_WAIT_AFTER = re.compile(
+    r"\s*(?:(?:is|has been|gets|got|will be)\s+)?(?:lands?|landed|merged|merges|ships?|shipped|released|"
+    r"in\b|done|fixed|resolved|goes in|available)\b",
+    re.I,
+)
+
+
+def waits_for(text: str, ref: RawRef) -> bool:
+    """Whether the sentence says something waits for `ref` to land ("unpin once #58 lands")."""
+    before = _WAIT_BEFORE.search(text, max(0, ref.start - 40), ref.start)
+    if before is None:
+        return False
+    return before.group(0).lower().startswith("pending") or _WAIT_AFTER.match(text, ref.end) is not None
+
+
+def object_after_verb(text: str, refs: list[RawRef], index: int) -> int | None:
+    """In "#A temporarily reverted #B", the index of #B when `refs[index]` is #A acting on it
+    (active voice): "this restores it" then means #B. None for "#A was reverted in #B"."""
+    if index + 1 >= len(refs):
+        return None
+    between = text[refs[index].end : refs[index + 1].start]
+    if not _THIRD_PARTY_VERB.match(between) or _PASSIVE_TAIL.search(between):
+        return None
+    return index + 1
+
+
+_PASSIVE_TAIL = re.compile(r"\b(?:by|in|with|via|from|on)\s*$|\b(?:was|were|is|got|been)\b", re.I)
 
 
 # "restore the pin accidentally rolled back in #3759", "fix the guard reverted in #12": when this

@@ -20,29 +20,38 @@ from dataclasses import dataclass
 from typing import Literal
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.deferrals import deferrals_in_text
 from prdigest.analyzers.reference_patterns import (
     LIST_GLUE,
     REAPPLY_TITLE,
     RELATION_STRENGTH,
     REVERT_TITLE,
     REVERTS_COMMIT,
+    REVERTS_COMMIT_PROSE,
+    TODO_LINE,
     RawRef,
     SentenceBounds,
     clause_subject,
     find_raw_refs,
     mask_code_and_markup,
     mask_for_evidence,
+    mask_squashed_merges,
+    object_after_verb,
     opens_clause,
     pronoun_relation,
+    quoted_spans,
     relation_before,
     sentence_around,
     sentence_bounds,
+    upstream_repository,
+    waits_for,
 )
 from prdigest.analyzers.registry import Analyzer
-from prdigest.models.facts import Reference, ReferencesFacts, Relation
+from prdigest.diff import file_diff
+from prdigest.models.facts import Deferral, Reference, ReferencesFacts, Relation
 from prdigest.models.pullrequest import PullRequest
 
-Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue"]
+Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"]
 
 # "fix: restore the fallback (#4645)": a squash-merged commit subject names the PR it came
 # from. Carried into another PR (a cherry-pick, a backport), it says nothing of how the two
@@ -75,34 +84,65 @@ def _texts(pr: PullRequest) -> Iterator[_Text]:
     for thread in pr.review_threads:
         for review_comment in thread.comments:
             yield _Text("review", review_comment.body)
+    todos = [line for change in pr.files for line in file_diff(change).added() if TODO_LINE.search(line)]
+    if todos:
+        # "# TODO(#61): drop the shim": the code itself says what is left for later, and where.
+        yield _Text("code", "\n\n".join(line.strip() for line in todos))
 
 
 def references_in_text(
     text: str, own_repository: str, where: Where = "body", is_subject: bool = False
 ) -> list[Reference]:
     """Every reference in one text, in order, not deduplicated (self-references kept)."""
-    masked = mask_code_and_markup(text)
+    masked = mask_code_and_markup(text) if where != "code" else text
+    if not is_subject:
+        masked = mask_squashed_merges(masked)
     raw = find_raw_refs(masked)
     if not raw:
         return []
     # References are found in `masked`; the evidence quotes `shown`, which keeps inline code.
-    shown = mask_for_evidence(text)
+    shown = mask_for_evidence(text) if where != "code" else text
     bounds = sentence_bounds(masked)
     quoted = _subject_relation(masked) if is_subject else (None, (0, 0))
     relations = _relations(masked, raw, quoted, bounds)
     if is_subject and where == "commit":
         _unrelate_squash_suffix(masked, raw, relations, quoted[1])
+    owners = _quoted_owners(masked, raw, relations, own_repository) if not is_subject else [None] * len(raw)
     return [
         Reference(
-            repository=ref.owner_name or own_repository,
+            repository=owner or ref.owner_name or own_repository,
             number=ref.number,
             target_kind=_kind(ref.target_kind),
             relation=relation,
             where="git-revert" if quoted[0] == "reverts" and where == "commit" else where,
             evidence=sentence_around(shown, ref.start, ref.end, bounds=bounds),
         )
-        for ref, relation in zip(raw, relations, strict=True)
+        for ref, relation, owner in zip(raw, relations, owners, strict=True)
     ]
+
+
+def _quoted_owners(masked: str, raw: list[RawRef], relations: list[Relation], own: str) -> list[str | None]:
+    """For each reference: None (as written), or the upstream repository a quote came from.
+
+    A quote (a blockquote, a bot's release notes) says what happened elsewhere: nothing in it
+    is a relation of this PR, and a bare ``#N`` in it is the number of the one other
+    repository the text names ("Sourced from github.com/OWNER/NAME/releases"). When it names
+    none (a reply quoting this repository's own thread), the number stays a mere mention."""
+    spans = quoted_spans(masked)
+    owners: list[str | None] = [None] * len(raw)
+    if not spans:
+        return owners
+    upstream: str | bool | None = False  # False: not looked up yet
+    for index, ref in enumerate(raw):
+        if not any(start <= ref.start < end for start, end in spans):
+            continue
+        relations[index] = "mentions"
+        if ref.owner_name is not None:
+            continue
+        if upstream is False:
+            upstream = upstream_repository(masked, spans, own)
+        owners[index] = upstream if isinstance(upstream, str) else None
+    return owners
 
 
 def _relations(
@@ -120,6 +160,8 @@ def _relations(
         else:
             subject = clause_subject(masked, raw, index)
             relation = relation_before(masked, ref, previous, previous_relation, subject)
+            if relation == "mentions" and waits_for(masked, ref):
+                relation = "depends-on"
         relations.append(relation)
         previous, previous_relation = ref, relation
     _resolve_pronouns(masked, raw, relations, bounds)
@@ -150,6 +192,10 @@ def _resolve_pronouns(masked: str, raw: list[RawRef], relations: list[Relation],
         relation = pronoun_relation(masked, ref, sentence_end)
         if relation is None:
             continue
+        # "#43492 temporarily reverted #42540 …; this restores it": "it" is what #43492 reverted.
+        acted_on = object_after_verb(masked, raw, index)
+        if acted_on is not None:
+            index = acted_on
         group = [index]
         while group[-1] + 1 < len(raw) and LIST_GLUE.match(masked[raw[group[-1]].end : raw[group[-1] + 1].start]):
             group.append(group[-1] + 1)
@@ -176,13 +222,15 @@ def _kind(value: str) -> Literal["pr", "issue", "unknown"]:
 
 
 def reverted_commit_shas(pr: PullRequest) -> list[str]:
-    """SHAs named by git's ``This reverts commit SHA.`` lines in the body and commits."""
+    """SHAs named by git's ``This reverts commit SHA.`` lines, or by prose ("revert commit
+    c40c9fe", "Reverts 1a2b3c4d") in the title, body and commits."""
     shas: list[str] = []
-    for text in (pr.body, *(c.message for c in pr.commits)):
-        for match in REVERTS_COMMIT.finditer(text):
-            sha = match.group("sha").lower()
-            if sha not in shas:
-                shas.append(sha)
+    for text in (pr.title, pr.body, *(c.message for c in pr.commits)):
+        for pattern in (REVERTS_COMMIT, REVERTS_COMMIT_PROSE):
+            for match in pattern.finditer(text):
+                sha = match.group("sha").lower()
+                if sha not in shas:
+                    shas.append(sha)
     return shas
 
 
@@ -191,9 +239,12 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
     merged: dict[tuple[str, int], Reference] = {}
     order: list[tuple[str, int]] = []
     candidates: list[Reference] = []
+    deferrals: list[Deferral] = []
     for item in _texts(pr):
         if item.text:
             candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject))
+            if not item.is_subject or item.where == "title":
+                deferrals.extend(deferrals_in_text(item.text, item.where))
     candidates.extend(
         Reference(
             repository=pr.repository,
@@ -218,11 +269,32 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
         stronger = RELATION_STRENGTH[ref.relation] > RELATION_STRENGTH[current.relation]
         kind = current.target_kind if current.target_kind != "unknown" else ref.target_kind
         merged[key] = (ref if stronger else current).model_copy(update={"target_kind": kind})
-    return ReferencesFacts(references=[merged[key] for key in order], reverted_commits=reverted_commit_shas(pr))
+    unique = list({d.evidence: d for d in deferrals}.values())
+    return ReferencesFacts(
+        references=[merged[key] for key in order],
+        reverted_commits=reverted_commit_shas(pr),
+        deferrals=unique[:_MAX_DEFERRALS],
+        todos_removed=_todos_removed(pr),
+    )
+
+
+_MAX_DEFERRALS = 12
+
+
+def _todos_removed(pr: PullRequest) -> list[int]:
+    """Same-repository numbers named by TODO/FIXME lines this PR deletes."""
+    numbers: list[int] = []
+    for change in pr.files:
+        for line in file_diff(change).removed():
+            if TODO_LINE.search(line):
+                for ref in find_raw_refs(line):
+                    if ref.owner_name is None and ref.number not in numbers:
+                        numbers.append(ref.number)
+    return numbers
 
 
 def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="4", run=_run, requires=())
+ANALYZER = Analyzer(name="references", version="5", run=_run, requires=())

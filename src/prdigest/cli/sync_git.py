@@ -69,6 +69,8 @@ def sync_git(
         f"synced {plural(stats.total, 'pull request')} from {path} into {where} "
         f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
     )
+    if source.counters.collisions:
+        click.echo(_collision_summary(source.counters.collisions))
     if source.shallow is not None:
         click.echo(_shallow_warning(path, source.incomplete_numbers), err=True)
     if source.counters.invalid_utf8_files:
@@ -77,6 +79,23 @@ def sync_git(
             "that are not UTF-8; they are shown as U+FFFD",
             err=True,
         )
+
+
+_RESOLUTIONS = {
+    "empty-commit-skipped": "an empty commit passed over for the one with the diff",
+    "newest-of-several-kept": "several commits with diffs: the newest kept, the others noted, marked incomplete",
+    "all-empty-newest-kept": "only empty commits: the newest kept",
+}
+
+
+def _collision_summary(collisions: dict[str, list[int]]) -> str:
+    """``number collisions: 3 PR numbers on several commits (2 …: #4, #9; 1 …: #12)``."""
+    total = sum(len(numbers) for numbers in collisions.values())
+    parts = []
+    for resolution, numbers in sorted(collisions.items()):
+        shown = ", ".join(f"#{n}" for n in sorted(numbers)[:10]) + (", …" if len(numbers) > 10 else "")
+        parts.append(f"{len(numbers)} {_RESOLUTIONS.get(resolution, resolution)}: {shown}")
+    return f"number collisions: {plural(total, 'PR number')} carried by several commits ({'; '.join(parts)})"
 
 
 def _shallow_warning(path: Path, numbers: list[int]) -> str:

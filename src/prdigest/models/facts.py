@@ -7,6 +7,7 @@ JSON-serializable and versioned through `FACTS_SCHEMA_VERSION`.
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
@@ -177,6 +178,8 @@ Relation = Literal[
     "depends-on",
     "root-cause-in",
     "restores",
+    "prerequisite-for",
+    "followed-up-by",
     "mentions",
 ]
 # The same links read from the other end (B "fixes" A makes A "fixed-by" B); the relations
@@ -185,7 +188,6 @@ Relation = Literal[
 IncomingRelation = Literal[
     "fixed-by",
     "restored-by",
-    "followed-up-by",
     "depended-on-by",
     "root-cause-of",
     "mentioned-by",
@@ -199,13 +201,81 @@ class Reference(_Fact):
     number: int
     target_kind: Literal["pr", "issue", "unknown"] = "unknown"
     relation: Relation = "mentions"
-    where: Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue"] = "body"
+    where: Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"] = "body"
     evidence: str = ""  # the sentence or line that states it, shortened
+
+
+class Deferral(_Fact):
+    """A sentence saying something is to be done later ("relax once 14.1.1 ships", "unpin
+    once #58 lands", "TODO(#61)"): what a later PR may follow up."""
+
+    evidence: str  # the sentence, shortened
+    where: Literal["title", "body", "commit", "comment", "review", "code"] = "body"
+    waits_for: list[int] = Field(default_factory=list)  # same-repository numbers it waits for
+    versions: list[str] = Field(default_factory=list)  # versions it waits for ("14.1.1")
+    words: list[str] = Field(default_factory=list)  # package-like words it names, lowercased
 
 
 class ReferencesFacts(_Fact):
     references: list[Reference] = Field(default_factory=list)
     reverted_commits: list[str] = Field(default_factory=list)  # SHAs from "This reverts commit ..."
+    # Left out of the JSON when empty: the cross-PR pass finds the PRs that have some by text.
+    deferrals: list[Deferral] = Field(default_factory=list, exclude_if=lambda value: not value)
+    # Numbers named by TODO/FIXME lines this PR removes ("# TODO(#61)" deleted): work done.
+    todos_removed: list[int] = Field(default_factory=list, exclude_if=lambda value: not value)
+
+
+# --- lineage: what other PRs of the repository did to this one -------------------------
+
+
+class LineageEvent(_Fact):
+    """Another PR's link with this one, from the cross-PR pass (after every PR is analyzed)."""
+
+    repository: str
+    number: int
+    title: str = ""
+    merged_at: datetime | None = None
+    evidence: str = ""  # the sentence that states it
+
+
+class FollowUp(LineageEvent):
+    """``number`` did (or was told to do) what the earlier PR left for later."""
+
+    promise: str = ""  # the earlier PR's sentence saying it would be done later
+    matched_by: Literal["reference", "todo", "dependency", "waited-for"] = "reference"
+
+
+class DiffLine(_Fact):
+    path: str
+    text: str
+
+
+class RestoreDiff(_Fact):
+    """What a restore / re-land brings back compared with what the restored PR added."""
+
+    original: int  # the PR whose change is brought back
+    identical: bool = False  # the same added lines, file by file
+    files_not_restored: list[str] = Field(default_factory=list)
+    files_new: list[str] = Field(default_factory=list)
+    symbols_not_restored: list[str] = Field(default_factory=list)  # "path:name" added/changed by the original only
+    symbols_new: list[str] = Field(default_factory=list)
+    lines_not_restored: list[DiffLine] = Field(default_factory=list)  # the original's added lines left out
+    lines_new: list[DiffLine] = Field(default_factory=list)  # added lines the original did not have
+    more_lines_not_restored: int = 0
+    more_lines_new: int = 0
+
+
+class LineageFacts(_Fact):
+    reverted_by: list[LineageEvent] = Field(default_factory=list)
+    restored_by: list[LineageEvent] = Field(default_factory=list)
+    follows_up: list[FollowUp] = Field(default_factory=list)
+    followed_up_by: list[FollowUp] = Field(default_factory=list)
+    restore_diffs: list[RestoreDiff] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (
+            self.reverted_by or self.restored_by or self.follows_up or self.followed_up_by or self.restore_diffs
+        )
 
 
 # --- discussion ------------------------------------------------------------------------
@@ -305,3 +375,6 @@ class Facts(_Fact):
     discussion: DiscussionFacts = Field(default_factory=DiscussionFacts)
     risks: RisksFacts = Field(default_factory=RisksFacts)
     verdict: VerdictFacts = Field(default_factory=VerdictFacts)
+    # Filled by the cross-PR pass (pipeline/lineage.py) once every PR is analyzed: what later
+    # (or earlier) PRs did to this one. Left out of the JSON while empty.
+    lineage: LineageFacts = Field(default_factory=LineageFacts, exclude_if=lambda value: value.is_empty())

@@ -41,6 +41,9 @@ class IncompleteReason(StrEnum):
     SHALLOW_BOUNDARY = "shallow-clone-boundary"
     # Some of the commits a merge brought in are cut off by a shallow clone.
     SHALLOW_COMMITS = "shallow-clone-commits"
+    # Another first-parent commit carries the same "(#N)" and changed files too: its diff is
+    # not in this record (see `PullRequest.same_number_commits`).
+    NUMBER_COLLISION = "number-collision"
 
 
 class FileChange(_Record):
@@ -70,6 +73,15 @@ class Commit(_Record):
     @property
     def subject(self) -> str:
         return self.message.split("\n", 1)[0]
+
+
+class SameNumberCommit(_Record):
+    """Another commit of the main line carrying this PR's number, not used for the record."""
+
+    sha: str
+    committed_at: datetime | None = None
+    subject: str = ""
+    files_changed: int = 0  # 0: an empty commit
 
 
 class Review(_Record):
@@ -145,6 +157,9 @@ class PullRequest(_Record):
     # strings so a newer source's codes still load). Empty, it is left out of the JSON, so
     # complete records (nearly all) keep their stored form and content hash.
     incomplete: list[str] = Field(default_factory=list, exclude_if=lambda reasons: not reasons)
+    # Other main-line commits with the same number (a git source's number collision), left
+    # out of the JSON when empty for the same reason as `incomplete`.
+    same_number_commits: list[SameNumberCommit] = Field(default_factory=list, exclude_if=lambda commits: not commits)
 
     @field_validator("repository")
     @classmethod

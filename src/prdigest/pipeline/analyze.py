@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
 from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
+from prdigest.pipeline.lineage import LineageStats, link_repository
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
 
@@ -25,6 +26,8 @@ class AnalyzeStats:
     analyzed: int = 0
     cached: int = 0
     failed: list[str] = field(default_factory=list)
+    # The cross-PR pass of each repository with newly analyzed PRs (see pipeline/lineage.py).
+    lineage: dict[str, LineageStats] = field(default_factory=dict)
 
 
 def default_registry() -> Registry:
@@ -102,6 +105,9 @@ def analyze_stored(
             if on_done is not None:
                 repo, number = names[task.pull_request_id]
                 on_done(repo, number, "failed" if failed else "analyzed")
+    if stats.analyzed:
+        for repo in sorted({name for name, _number in names.values()}):
+            stats.lineage[repo] = link_repository(store, repo)
     return stats
 
 

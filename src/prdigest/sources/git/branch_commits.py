@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import codecs
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from prdigest.models.pullrequest import Commit
 from prdigest.sources.git.cat_file import CatFile
-from prdigest.sources.git.runner import run_git
+from prdigest.sources.git.runner import run_git, try_git_text
 from prdigest.sources.git.trailers import co_authors
 
 # GitHub lists at most 250 commits per pull request; a longer walk means a odd history.
@@ -99,12 +100,46 @@ def _identity(value: bytes) -> tuple[str, str, datetime | None]:
 
 
 def branch_commits(
-    reader: CatFile, chain: FirstParentChain, head: str, *, head_object: bytes | None = None
+    reader: CatFile,
+    chain: FirstParentChain,
+    head: str,
+    *,
+    head_object: bytes | None = None,
+    base: str | None = None,
 ) -> list[CommitObject]:
-    """Commits reachable from ``head`` and not on ``chain``, oldest first (at most 250).
+    """Commits reachable from ``head`` and not from ``base`` (the merge's first parent),
+    oldest first (at most 250).
 
+    Walked through ``cat-file`` down to the first-parent ``chain``, which is exact for a
+    branch without merges. A branch that merged other history (its fork's main line, a
+    maintenance branch) reaches commits that are on the main line only through other merges,
+    not through ``chain``: those are no part of this PR, so the walk is then narrowed to
+    ``git rev-list base..head`` (one process, only for such branches).
     ``head_object``: the head's raw commit, when the caller already read it (pipelined).
     """
+    found = _walk(reader, chain, head, head_object)
+    if base is None or not any(len(c.parents) > 1 for c in found.values()):
+        return _oldest_first(found.values())
+    listing = try_git_text(chain.repo, ["rev-list", f"--max-count={MAX_BRANCH_COMMITS}", head, f"^{base}"])
+    if listing is None:
+        return _oldest_first(found.values())
+    kept: list[CommitObject] = []
+    for sha in listing.split():
+        commit = found.get(sha)
+        if commit is None:
+            obj = reader.read(sha)
+            if obj is None or obj[0] != "commit":
+                continue
+            commit = parse_commit_object(sha, obj[1])
+        kept.append(commit)
+    return _oldest_first(kept)
+
+
+def _oldest_first(commits: Iterable[CommitObject]) -> list[CommitObject]:
+    return sorted(commits, key=lambda c: (c.committed_at or datetime.min.replace(tzinfo=UTC), c.sha))
+
+
+def _walk(reader: CatFile, chain: FirstParentChain, head: str, head_object: bytes | None) -> dict[str, CommitObject]:
     found: dict[str, CommitObject] = {}
     queue = deque([head])
     while queue and len(found) < MAX_BRANCH_COMMITS:
@@ -117,4 +152,4 @@ def branch_commits(
         commit = parse_commit_object(sha, obj[1])
         found[sha] = commit
         queue.extend(commit.parents)
-    return sorted(found.values(), key=lambda c: (c.committed_at or datetime.min.replace(tzinfo=UTC), c.sha))
+    return found

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from prdigest.errors import NoPullRequestsFound
-from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullRequest
+from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullRequest, SameNumberCommit
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
+from prdigest.sources.git.collisions import CollisionPlan, plan_collisions
 from prdigest.sources.git.contents import ContentTicket, PipelinedContents, fill_contents
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
 from prdigest.sources.git.log_stream import LogStream, RawCommit
@@ -65,6 +66,8 @@ class GitSyncCounters:
     open_refs: int = 0
     blobs_read: int = 0
     invalid_utf8_files: int = 0
+    # Numbers carried by several first-parent commits, by how each was resolved.
+    collisions: dict[str, list[int]] = field(default_factory=dict)
 
 
 class GitSource:
@@ -92,6 +95,7 @@ class GitSource:
         # A shallow clone's cut-off commits (None: a full clone), and the PRs marked for them.
         self.shallow = shallow_boundary(self.repo)
         self.incomplete_numbers: list[int] = []
+        self._collisions = CollisionPlan()
 
     # --- state --------------------------------------------------------------------------
 
@@ -218,6 +222,7 @@ class GitSource:
     def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PullRequest, None, None]:
         since = self.options.since
         chain = FirstParentChain(self.repo, self.tip)
+        self._collisions = plan_collisions(self.repo, self.tip)
         with BlobPipeline(self.repo) as pipeline:
             contents = PipelinedContents(pipeline, reader) if self.options.with_contents else None
             # Commits whose objects are asked for but not yet read: git looks them up while
@@ -229,9 +234,12 @@ class GitSource:
                 if found is None:
                     continue
                 self.counters.pr_commits += 1
+                if self._collisions.skip(found.number, commit.sha):
+                    continue  # another commit of this number is the record (see collisions.py)
                 if found.number in self._seen or (since is not None and commit.committed_at < since):
-                    continue  # the newest commit of a number wins (a later revert-and-reland)
+                    continue
                 self._seen.add(found.number)
+                self._count_collision(found.number)
                 patch = parse_patch(commit.patch)
                 self.counters.invalid_utf8_files += patch.invalid_utf8_files
                 branch_head = _branch_head(found, commit)
@@ -261,12 +269,15 @@ class GitSource:
                 chain,
                 pending.branch_head,
                 head_object=head_object if isinstance(head_object, bytes) else None,
+                base=commit.parents[0] if commit.parents else None,
             )
         if contents is not None and pending.ticket is not None:
             self.counters.blobs_read += contents.fill(pending.ticket)
         own = _commit_record(commit)
         first = branch[0] if branch else None
         incomplete = self._shallow_reasons(commit, branch, found.number)
+        same_number, collision_reasons = self._same_number(found.number)
+        incomplete.extend(collision_reasons)
         if IncompleteReason.SHALLOW_BOUNDARY in incomplete:
             patch = ParsedPatch(files=[])  # git's diff of a cut-off commit is the whole tree
         return _record(
@@ -288,7 +299,21 @@ class GitSource:
             patch=patch,
             commits=[c.to_commit() for c in branch] or [own],
             incomplete=incomplete,
+            same_number_commits=same_number,
         )
+
+    def _count_collision(self, number: int) -> None:
+        collision = self._collisions.notes_for(number)
+        if collision is not None:
+            self.counters.collisions.setdefault(collision.resolution.value, []).append(number)
+
+    def _same_number(self, number: int) -> tuple[list[SameNumberCommit], list[str]]:
+        """The other commits of this number, and the incomplete reason when one had a diff."""
+        collision = self._collisions.notes_for(number)
+        if collision is None:
+            return [], []
+        reasons = [IncompleteReason.NUMBER_COLLISION.value] if any(c.files_changed for c in collision.others) else []
+        return list(collision.others), reasons
 
     def _shallow_reasons(self, commit: RawCommit, branch: list[CommitObject], number: int) -> list[str]:
         """Why a merged PR is only partly known in a shallow clone (nothing in a full one)."""

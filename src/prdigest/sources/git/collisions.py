@@ -1,0 +1,106 @@
+"""Number collisions: several first-parent commits that carry the same ``(#N)``.
+
+A PR landed in two commits, an empty follow-up commit reusing the subject, or an older
+project's history merged in: git alone cannot say which commit "is" #N. The rule, stated
+once here: the newest commit with a real diff is the record; an empty commit never wins over
+one that changed files; every other commit is kept as a note on the record (and the record
+is marked incomplete when a dropped commit changed files too, since its diff is missing).
+
+Found by one cheap ``git log --first-parent --format`` over subjects (no patches) before the
+main walk, so the decision is known when the newest commit streams past.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+from prdigest.models.pullrequest import SameNumberCommit
+from prdigest.sources.git.recognize import recognize
+from prdigest.sources.git.runner import try_git_text
+
+
+class Resolution(StrEnum):
+    # An empty commit (no file changed) was passed over for an older one with a real diff.
+    EMPTY_SKIPPED = "empty-commit-skipped"
+    # Several commits changed files: the newest is the record, the rest are noted, and the
+    # record is marked incomplete.
+    NEWEST_OF_SEVERAL = "newest-of-several-kept"
+    # Every commit was empty: the newest is kept (there is no real diff to prefer).
+    ALL_EMPTY = "all-empty-newest-kept"
+
+
+@dataclass(frozen=True, slots=True)
+class Collision:
+    number: int
+    kept: str  # the SHA that becomes the record
+    others: tuple[SameNumberCommit, ...]
+    resolution: Resolution
+
+
+@dataclass(slots=True)
+class CollisionPlan:
+    """What the walk needs: the commit kept for each colliding number, and the notes."""
+
+    by_number: dict[int, Collision] = field(default_factory=dict)
+
+    def skip(self, number: int, sha: str) -> bool:
+        """Whether this commit of `number` is not the one that becomes the record."""
+        collision = self.by_number.get(number)
+        return collision is not None and collision.kept != sha
+
+    def notes_for(self, number: int) -> Collision | None:
+        return self.by_number.get(number)
+
+
+def plan_collisions(repo: Path, tip: str) -> CollisionPlan:
+    """Find every number carried by several first-parent commits of `tip`, and decide."""
+    listing = try_git_text(repo, ["log", "--first-parent", "--format=%H%x1f%ct%x1f%s", tip])
+    plan = CollisionPlan()
+    if not listing:
+        return plan
+    by_number: dict[int, list[tuple[str, datetime, str]]] = {}
+    for line in listing.split("\n"):
+        sha, _sep, rest = line.partition("\x1f")
+        stamp, _sep, subject = rest.partition("\x1f")
+        found = recognize(subject)
+        if found is None:
+            continue
+        try:
+            when = datetime.fromtimestamp(int(stamp), UTC)
+        except ValueError:
+            continue
+        by_number.setdefault(found.number, []).append((sha, when, subject))
+    for number, commits in by_number.items():
+        if len(commits) > 1:
+            plan.by_number[number] = _decide(repo, number, commits)
+    return plan
+
+
+def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -> Collision:
+    # `commits` is newest first (git log order).
+    sized = [(sha, when, subject, _files_changed(repo, sha)) for sha, when, subject in commits]
+    real = [item for item in sized if item[3] > 0]
+    kept = real[0] if real else sized[0]
+    if not real:
+        resolution = Resolution.ALL_EMPTY
+    elif len(real) == 1:
+        resolution = Resolution.EMPTY_SKIPPED
+    else:
+        resolution = Resolution.NEWEST_OF_SEVERAL
+    others = tuple(
+        SameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
+        for sha, when, subject, files in sized
+        if sha != kept[0]
+    )
+    return Collision(number=number, kept=kept[0], others=others, resolution=resolution)
+
+
+def _files_changed(repo: Path, sha: str) -> int:
+    """Files the commit changed against its first parent (a root commit: against nothing)."""
+    listing = try_git_text(repo, ["diff", "--no-renames", "--name-only", f"{sha}^1", sha])
+    if listing is None:
+        listing = try_git_text(repo, ["show", "--name-only", "--format=", sha])
+    return len([line for line in (listing or "").split("\n") if line.strip()])
