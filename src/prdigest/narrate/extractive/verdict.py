@@ -82,10 +82,33 @@ def watch_items(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     return list(dict.fromkeys(items))[: MAX_WATCH[length]]
 
 
+def lineage_sentences(facts: Facts, ph: Phrases) -> list[str]:
+    """A reverted PR says so first, with when: a reader must not study what was pulled back."""
+    reverted = facts.lineage.reverted_by
+    if not reverted:
+        return []
+    refs = ph.join(
+        [
+            f"#{event.number}" if event.repository == facts.repository else f"{event.repository}#{event.number}"
+            for event in reverted
+        ]
+    )
+    dates = [event.merged_at for event in reverted if event.merged_at is not None]
+    sentences = [
+        ph.say("verdict", "reverted", refs=refs, date=min(dates).strftime("%Y-%m-%d"))
+        if dates
+        else ph.say("verdict", "reverted_undated", refs=refs)
+    ]
+    restored = facts.lineage.restored_by
+    if restored:
+        sentences.append(ph.say("verdict", "restored", refs=ph.join([f"#{event.number}" for event in restored])))
+    return sentences
+
+
 def verdict_paragraph(facts: Facts, length: Length, ph: Phrases) -> str:
     """``值得精读。<why>。需关注：…。`` / ``Worth reading in depth. <why>. Watch: ….``"""
     label = ph.labels.verdict(facts.verdict.level.value)
-    parts = [ph.say("verdict", "lead", label=label), reasons_sentence(facts, ph)]
+    parts = [ph.say("verdict", "lead", label=label), *lineage_sentences(facts, ph), reasons_sentence(facts, ph)]
     watch = watch_items(facts, length, ph)
     if watch:
         parts.append(ph.say("verdict", "watch", items=ph.tables["quote"]["clause_sep"].join(watch)))
