@@ -25,7 +25,7 @@ from prdigest.models.facts import (
     SymbolChange,
     SymbolsFacts,
 )
-from prdigest.models.narrative import FileRole, ImplementationStep, Narrative, RelatedNote, ThreadLine
+from prdigest.models.narrative import ExcerptNote, FileRole, ImplementationStep, Narrative, RelatedNote, ThreadLine
 from prdigest.models.pullrequest import FileChange, PullRequest
 
 API_KEY = "sk-test-SECRET-0123456789abcdef"
@@ -221,6 +221,7 @@ def sample_fallback(lang: str = "en") -> Narrative:
         motivation="Extractive motivation.",
         implementation=[ImplementationStep(title="Cap CuPy", detail="Extractive detail.")],
         file_roles=[FileRole(path="vllm/quantization/humming.py", role="Extractive role.")],
+        excerpt_notes=[ExcerptNote(path="vllm/quantization/humming.py", note="Extractive note.")],
         thread_lines=[ThreadLine(topic="error message regression", kind="correctness", outcome="no-reply")],
         risks=["Extractive risk."],
         related=[
@@ -245,7 +246,7 @@ def good_answer(**overrides: Any) -> dict[str, Any]:
             {"topic": "Error message", "who": "gemini-code-assist", "summary": "NameError instead of a hint."}
         ],
         "thread_lines": [{"thread": 1, "topic": "Error message regression", "note": "Not answered."}],
-        "risks": ["Users without humming get a NameError."],
+        "risks": [{"item": 1, "text": "Users without humming get a NameError."}],
         "impact": {"users": "Clearer installs.", "system": "CuPy capped.", "team": "Track CuPy 14.1.1."},
         "related": [{"number": 42540, "note": "Restores what #42540 added."}],
         "feed_title": "Cap CuPy, restore humming",
