@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "feed": ("prdigest.cli.report", "feed", "Write a repository's reading feed."),
     "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),
     "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
+    "llm": ("prdigest.cli.llm", "llm", "Check the configured LLM endpoint (llm check)."),
 }
 
 

@@ -125,4 +125,5 @@ class Narrative(_Prose):
     # Why the configured LLM's text is not used at all ("" when it is, or none was asked):
     # such a narrative is a fallback, tried again later (pipeline/narrate.py).
     llm_failure: str = ""
+    llm_attempts: int = 0  # failed narrations in a row under this cache key (for the back-off)
     cost: NarrationCost = Field(default_factory=NarrationCost)
