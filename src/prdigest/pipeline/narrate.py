@@ -65,6 +65,7 @@ def cache_key(
 
 
 MAX_BACKOFF = timedelta(days=1)
+FALLBACK_SUFFIX = ":fallback"
 
 
 def narrate(
@@ -113,15 +114,15 @@ def narrate_with_status(
     attempts = 0
     if store is not None and pr_id is not None:
         stored = narrative_store.get_stored(store, pr_id, lang, length, key)
-        if stored is not None and not refresh:
-            if stored.narrative.narrator == "llm":
-                return NarrationResult(stored.narrative, True, key)
-            if not _retry_due(stored, llm_config, now):
+        if stored is not None and stored.narrative.narrator == "llm" and not refresh:
+            return NarrationResult(stored.narrative, True, key)
+        failed = narrative_store.get_stored(store, pr_id, lang, length, key + FALLBACK_SUFFIX)
+        if failed is not None:
+            if not refresh and not _retry_due(failed, llm_config, now):
                 return NarrationResult(
-                    _shown_or(store, pr_id, lang, length, llm_config.model, stored.narrative), True, key
+                    _shown_or(store, pr_id, lang, length, llm_config.model, failed.narrative), True, key
                 )
-        if stored is not None and stored.narrative.llm_failure:
-            attempts = stored.narrative.llm_attempts
+            attempts = failed.narrative.llm_attempts
     fallback = narrate_extractive(pr, facts, related, lang, length)
     narrator = llm_module.LLMNarrator(llm_config)
     try:
@@ -133,8 +134,11 @@ def narrate_with_status(
     if llm_module.cancelled():
         return NarrationResult(narrative, False, key)  # Ctrl-C: a cancelled call is no failure to store
     if store is not None and pr_id is not None:
-        narrative_store.save_narrative(store, pr_id, narrative, key)
-        if narrative.narrator != "llm":
+        # A fallback is kept under its own key, so it never replaces a success of the same key
+        # (a failed --refresh keeps showing the last good narrative).
+        failed_now = narrative.narrator != "llm"
+        narrative_store.save_narrative(store, pr_id, narrative, key + FALLBACK_SUFFIX if failed_now else key)
+        if failed_now:
             narrative = _shown_or(store, pr_id, lang, length, llm_config.model, narrative)
     return NarrationResult(narrative, False, key)
 
