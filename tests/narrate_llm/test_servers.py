@@ -119,13 +119,17 @@ def test_wrong_language_is_retried_once_then_falls_back_marked(
     assert result.motivation == sample_fallback("zh").motivation
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 1
-    assert "section motivation falls back" in lines[0] and "another language" in lines[0]
+    assert "section motivation falls back" in lines[0]
+    assert "another language" in lines[0]
 
 
 def test_chinese_answer_with_code_names_and_quotes_is_accepted(llm_server: FakeLLMServer) -> None:
     answer = dict(
         ZH_ANSWER,
-        motivation='mgoin 指出 "this breaks the import when pytest is missing"，作者在 `vllm/quantization/humming.py` 里改用 CUDA 判断。',
+        motivation=(
+            'mgoin 指出 "this breaks the import when pytest is missing"，'
+            "作者在 `vllm/quantization/humming.py` 里改用 CUDA 判断。"
+        ),
     )
     llm_server.queue.append(completion(json.dumps(answer)))
     result = narrate(llm_server, lang="zh")
@@ -215,7 +219,8 @@ def test_failure_says_why_and_marks_the_narrative(llm_server: FakeLLMServer, cap
     assert "no section of the answer was usable" in result.llm_failure
     assert "no JSON object" in result.llm_failure
     lines = [r.getMessage() for r in caplog.records]
-    assert len(lines) == 1 and "falls back to the offline text" in lines[0]
+    assert len(lines) == 1
+    assert "falls back to the offline text" in lines[0]
 
 
 def test_server_error_is_a_marked_failure(llm_server: FakeLLMServer) -> None:

@@ -73,7 +73,8 @@ def test_a_failure_is_stored_as_a_fallback_and_retried_after_its_back_off(
 
     # Within the back-off: no call, the fallback is shown.
     again = narrate_with_status(small_store, pr, facts, [], "en", "full", config)
-    assert again.cached and len(server.requests) == failed_calls
+    assert again.cached
+    assert len(server.requests) == failed_calls
     assert again.narrative.narrator == "extractive"
 
     # The server recovers; after the back-off the next run narrates and caches it.
