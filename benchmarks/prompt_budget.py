@@ -128,9 +128,7 @@ def size_class(n_files: int) -> str | None:
     return next((name for name, low, high, _ in CLASSES if low <= n_files <= high), None)
 
 
-def measure(
-    pr: PullRequest, facts: Facts, related: list[RelatedNote], lang: Lang, budget: int, into: Measured
-) -> None:
+def measure(pr: PullRequest, facts: Facts, related: list[RelatedNote], lang: Lang, budget: int, into: Measured) -> None:
     lists = narrate_extractive(pr, facts, related, lang, "full")
     started = time.perf_counter()
     prompt = build_prompt(pr, facts, related, lang, "full", budget=budget, lists=lists)
