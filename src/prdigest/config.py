@@ -17,9 +17,10 @@ Config file shape::
     base_url = "http://127.0.0.1:8000/v1"   # or PRDIGEST_LLM_BASE_URL; unset = extractive only
     model = "qwen2.5-7b-instruct"           # or PRDIGEST_LLM_MODEL
     api_key = "..."                         # or PRDIGEST_LLM_API_KEY / OPENAI_API_KEY
-    token_budget = 12000                    # prompt budget per PR, in tokens
+    token_budget = 16000                    # prompt budget per PR, in tokens (honoured exactly)
     timeout = 120                           # seconds per call
     concurrency = 4                         # PRs narrated at once
+    retry_after = 600                       # seconds before a failed narration is tried again (doubling)
     [llm.section_models]                    # optional: a model per section
     discussion = "bigger-model"
 """
@@ -51,6 +52,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
             "concurrency",
             "max_output_tokens",
             "section_models",
+            "retry_after",
         }
     ),
 }
@@ -67,11 +69,13 @@ class LLMConfig:
     base_url: str
     model: str
     api_key: str | None = field(default=None, repr=False)
-    token_budget: int = 12000
+    token_budget: int = 16000
     timeout: float = 120.0
     concurrency: int = 4
     max_output_tokens: int = 2000
     section_models: Mapping[str, str] = field(default_factory=dict)
+    # Seconds before a narration that fell back is tried again; doubles with each failure.
+    retry_after: float = 600.0
 
 
 @dataclass(frozen=True)
@@ -152,11 +156,12 @@ def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | 
             base_url=base_url,
             model=model,
             api_key=env.get("PRDIGEST_LLM_API_KEY") or env.get("OPENAI_API_KEY") or _str(llm, "api_key", path),
-            token_budget=_int(llm, "token_budget", path, 12000, env.get("PRDIGEST_LLM_TOKEN_BUDGET")),
+            token_budget=_int(llm, "token_budget", path, 16000, env.get("PRDIGEST_LLM_TOKEN_BUDGET")),
             timeout=float(_int(llm, "timeout", path, 120, env.get("PRDIGEST_LLM_TIMEOUT"))),
             concurrency=_int(llm, "concurrency", path, 4, env.get("PRDIGEST_LLM_CONCURRENCY")),
             max_output_tokens=_int(llm, "max_output_tokens", path, 2000, None),
             section_models={str(k): str(v) for k, v in _table(llm, "section_models", path).items()},
+            retry_after=float(_int(llm, "retry_after", path, 600, env.get("PRDIGEST_LLM_RETRY_AFTER"))),
         )
     return Settings(github=github_config, llm=llm_config, config_path=path if data else None)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -25,7 +25,7 @@ from prdigest.models.facts import (
     SymbolChange,
     SymbolsFacts,
 )
-from prdigest.models.narrative import FileRole, ImplementationStep, Narrative, RelatedNote, ThreadLine
+from prdigest.models.narrative import ExcerptNote, FileRole, ImplementationStep, Narrative, RelatedNote, ThreadLine
 from prdigest.models.pullrequest import FileChange, PullRequest
 
 API_KEY = "sk-test-SECRET-0123456789abcdef"
@@ -58,10 +58,8 @@ def completion(content: str, prompt_tokens: int | None = 321, completion_tokens:
     return Scripted(body=body)
 
 
-def error(status: int, headers: dict[str, str] | None = None) -> Scripted:
-    return Scripted(
-        status=status, body={"error": {"message": "scripted failure", "type": "server_error"}}, headers=headers or {}
-    )
+def error(status: int, headers: dict[str, str] | None = None, message: str = "scripted failure") -> Scripted:
+    return Scripted(status=status, body={"error": {"message": message, "type": "server_error"}}, headers=headers or {})
 
 
 class FakeLLMServer:
@@ -69,21 +67,37 @@ class FakeLLMServer:
 
     def __init__(self) -> None:
         self.queue: list[Scripted] = []
+        # Answers computed from the request (a server's rules), used when set; else the queue.
+        self.respond: Callable[[dict[str, Any]], Scripted] | None = None
+        self.models: list[str] = ["test-model"]
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path != "/v1/models":
+                    self._send(error(404))
+                    return
+                data = [{"id": name, "object": "model", "created": 0, "owned_by": "test"} for name in server.models]
+                self._send(Scripted(body={"object": "list", "data": data}))
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 payload = json.loads(self.rfile.read(length) or b"{}")
                 with server._lock:
                     server.requests.append(payload)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    scripted = server.queue.pop(0) if server.queue else error(500)
+                    if server.respond is not None:
+                        scripted = server.respond(payload)
+                    else:
+                        scripted = server.queue.pop(0) if server.queue else error(500)
                 if self.path != "/v1/chat/completions":
                     scripted = error(404)
+                self._send(scripted)
+
+            def _send(self, scripted: Scripted) -> None:
                 if scripted.delay:
                     time.sleep(scripted.delay)
                 data = json.dumps(scripted.body or {}).encode()
@@ -221,6 +235,7 @@ def sample_fallback(lang: str = "en") -> Narrative:
         motivation="Extractive motivation.",
         implementation=[ImplementationStep(title="Cap CuPy", detail="Extractive detail.")],
         file_roles=[FileRole(path="vllm/quantization/humming.py", role="Extractive role.")],
+        excerpt_notes=[ExcerptNote(path="vllm/quantization/humming.py", note="Extractive note.")],
         thread_lines=[ThreadLine(topic="error message regression", kind="correctness", outcome="no-reply")],
         risks=["Extractive risk."],
         related=[
@@ -245,7 +260,7 @@ def good_answer(**overrides: Any) -> dict[str, Any]:
             {"topic": "Error message", "who": "gemini-code-assist", "summary": "NameError instead of a hint."}
         ],
         "thread_lines": [{"thread": 1, "topic": "Error message regression", "note": "Not answered."}],
-        "risks": ["Users without humming get a NameError."],
+        "risks": [{"item": 1, "text": "Users without humming get a NameError."}],
         "impact": {"users": "Clearer installs.", "system": "CuPy capped.", "team": "Track CuPy 14.1.1."},
         "related": [{"number": 42540, "note": "Restores what #42540 added."}],
         "feed_title": "Cap CuPy, restore humming",

@@ -10,16 +10,16 @@ from tests.narrate_llm.conftest import generated_pr
 from prdigest.models.facts import FileFact
 from prdigest.models.pullrequest import FileChange
 from prdigest.narrate.llm.budget import compress_diff, rank_files
-from prdigest.narrate.llm.prompt import build_prompt, prompt_budget
+from prdigest.narrate.llm.prompt import build_prompt
 from prdigest.narrate.llm.prompt_hunks import prompt_hunks, trim_context
 from prdigest.narrate.llm.tokens import estimate_tokens, line_tokens, truncate_to_tokens
 
 
 @pytest.mark.parametrize("n_files", [1, 10, 40, 3000])
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_prompt_within_budget_and_every_file_named_or_counted(n_files: int, lang: str) -> None:
+@pytest.mark.parametrize("budget", [16000, 3000])
+def test_prompt_within_budget_and_every_file_named_or_counted(n_files: int, lang: str, budget: int) -> None:
     pr, facts = generated_pr(n_files)
-    budget = prompt_budget(pr, 12000)
     prompt = build_prompt(pr, facts, [], lang, "full", budget=budget)  # type: ignore[arg-type]
     assert prompt.tokens <= budget
     assert sum(estimate_tokens(m["content"]) + 8 for m in prompt.messages) <= budget
@@ -40,12 +40,25 @@ def test_prompt_within_budget_and_every_file_named_or_counted(n_files: int, lang
             assert any(entry.startswith(path + ":") for entry in prompt.omitted) or "… and" in str(prompt.omitted)
 
 
-def test_small_prs_get_small_budgets_and_large_ones_the_cap() -> None:
-    small, _ = generated_pr(1)
-    large, _ = generated_pr(300)
-    assert prompt_budget(small, 12000) <= 814  # half of pr-agent's 1,628 median
-    assert prompt_budget(large, 12000) == 12000
-    assert prompt_budget(large, 5000) == 5000
+def test_small_and_medium_prs_lose_nothing_and_use_only_what_they_need() -> None:
+    for n_files in (1, 2, 8, 12):
+        pr, facts = generated_pr(n_files, hunks_per_file=3)
+        prompt = build_prompt(pr, facts, [], "en", "full", budget=16000)
+        assert prompt.omitted == []
+        assert prompt.digest.lines_included == prompt.digest.lines_total
+        assert "Refactors helpers." in prompt.messages[1]["content"]
+        # No padding: the prompt is what the PR needs, far under the budget.
+        assert prompt.tokens < 16000 // 2
+
+
+def test_the_budget_is_honoured_exactly() -> None:
+    pr, facts = generated_pr(300)
+    for budget in (2000, 5000, 16000):
+        prompt = build_prompt(pr, facts, [], "en", "full", budget=budget)
+        assert prompt.tokens <= budget
+        # Compressed, not starved: the diff fills what the other blocks leave.
+        assert prompt.tokens >= budget * 0.9
+        assert prompt.omitted
 
 
 def test_key_files_come_first_and_generated_last() -> None:

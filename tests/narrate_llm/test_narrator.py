@@ -73,9 +73,11 @@ def test_good_answer_lands_in_the_narrative_with_its_cost(llm_server: FakeLLMSer
     assert result.removed_mentions == 0
     request = llm_server.requests[0]
     assert request["model"] == "test-model"
-    assert request["response_format"] == {"type": "json_object"}
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["response_format"]["json_schema"]["strict"] is True
+    assert set(request["response_format"]["json_schema"]["schema"]["required"]) >= {"one_line", "risks", "related"}
     assert llm_server.headers[0]["authorization"] == f"Bearer {API_KEY}"
-    assert PROMPT_VERSION == "2"
+    assert PROMPT_VERSION == "3"
 
 
 def test_missing_usage_is_estimated(llm_server: FakeLLMServer) -> None:
@@ -99,9 +101,12 @@ def test_invalid_json_then_good_answer(llm_server: FakeLLMServer) -> None:
 
 def test_one_bad_section_is_retried_alone_then_kept(llm_server: FakeLLMServer) -> None:
     first = good_answer(risks="not a list")
-    llm_server.queue += [completion(json.dumps(first)), completion(json.dumps(good_answer(risks=["Fixed risk."])))]
+    fixed = good_answer(risks=[{"item": 1, "text": "Fixed risk."}])
+    llm_server.queue += [completion(json.dumps(first)), completion(json.dumps(fixed))]
     result, _ = narrate(llm_server)
     assert "risks" in llm_server.requests[1]["messages"][-1]["content"]
+    # The retry asks for the failed section only, in its schema.
+    assert llm_server.requests[1]["response_format"]["json_schema"]["schema"]["required"] == ["risks", "impact"]
     assert result.risks == ["Fixed risk."]
     assert result.fallback_sections == []
 
@@ -250,12 +255,18 @@ def test_api_key_never_leaks(llm_server: FakeLLMServer, caplog: pytest.LogCaptur
     assert API_KEY not in repr(make_config(llm_server))
 
 
-def test_400_on_response_format_retries_without_it(llm_server: FakeLLMServer) -> None:
-    llm_server.queue += [error(400), completion(json.dumps(good_answer()))]
+def test_400_on_response_format_steps_down_and_is_remembered(llm_server: FakeLLMServer) -> None:
+    # A llama.cpp-like server that knows no response_format at all: schema, then json_object, then none.
+    llm_server.queue += [error(400), error(400), completion(json.dumps(good_answer()))]
     result, _ = narrate(llm_server)
-    assert "response_format" in llm_server.requests[0]
-    assert "response_format" not in llm_server.requests[1]
+    formats = [r.get("response_format", {}).get("type") for r in llm_server.requests]
+    assert formats == ["json_schema", "json_object", None]
     assert result.narrator == "llm"
+    # The next narration asks the way that worked, first time.
+    llm_server.queue.append(completion(json.dumps(good_answer())))
+    again, _ = narrate(llm_server)
+    assert "response_format" not in llm_server.requests[3]
+    assert again.narrator == "llm"
 
 
 def test_section_model_gets_its_own_call(llm_server: FakeLLMServer) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from prdigest.errors import ConfigError
+from prdigest.models.narrative import SECTIONS
 from prdigest.words import CATALOG, DEFAULT_LANG, Catalog, Lang, MissingWord, labels, languages, phrases, words
 
 
@@ -26,7 +27,8 @@ def test_a_language_has_all_its_files_and_texts() -> None:
     for lang in languages():
         said = words(lang)
         assert set(said.files) == {"labels", "phrases", "risk_tags", "web", "llm"}, lang
-        assert set(said.texts) == {"prompts/system", "prompts/user", "prompts/retry"}, lang
+        sections = {f"prompts/section-{name}" for name in SECTIONS}
+        assert set(said.texts) == {"prompts/system", "prompts/user", "prompts/retry", *sections}, lang
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -3,6 +3,7 @@ when invoked, so ``prdigest --version`` stays fast."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -25,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "feed": ("prdigest.cli.report", "feed", "Write a repository's reading feed."),
     "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),
     "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
+    "llm": ("prdigest.cli.llm", "llm", "Check the configured LLM endpoint (llm check)."),
 }
 
 
@@ -86,9 +88,9 @@ def main(argv: list[str] | None = None) -> Any:
     except (ClosedPipe, BrokenPipeError):
         _silence_stdout()
         sys.exit(0)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
+    except click.exceptions.Abort:  # click's name for Ctrl-C inside a command
+        click.echo("Interrupted; everything committed so far is kept.", err=True)
+        _interrupted()
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -101,7 +103,21 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; everything committed so far is kept.", err=True)
+        _interrupted()
+
+
+def _interrupted() -> None:
+    """Exit 130 after Ctrl-C. When LLM calls were in flight, cancel them and leave at once:
+    the interpreter's orderly shutdown (tearing down the SDK's heap, the abandoned worker
+    threads' sockets) takes seconds, and everything worth keeping is already committed."""
+    llm = sys.modules.get("prdigest.narrate.llm")
+    if llm is None:
         sys.exit(130)
+    llm.cancel_all()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(130)
 
 
 def _silence_stdout() -> None:

@@ -39,6 +39,9 @@ def _write(text: str, out: Path | None) -> None:
 
 
 _no_llm = click.option("--no-llm", is_flag=True, help="Use the extractive narrator even if an LLM is configured.")
+_refresh = click.option(
+    "--refresh", is_flag=True, help="Narrate again with the LLM, even when a narrative (or a fallback) is cached."
+)
 _out = click.option(
     "--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE, not stdout."
 )
@@ -50,16 +53,19 @@ _out = click.option(
 @lang_option()
 @click.option("--format", "fmt", type=click.Choice(list(REPORT_FORMATS)), default="md", show_default=True)
 @_no_llm
+@_refresh
 @_out
 @db_option
-def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path | None, db: str | None) -> None:
+def report(
+    ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, refresh: bool, out: Path | None, db: str | None
+) -> None:
     """Write the full or brief report of one pull request."""
     from prdigest.pipeline.report import report_for
 
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
     with open_store(db) as store:
-        built = report_for(store, repository, number, lang, cast(Length, length), llm)
+        built = report_for(store, repository, number, lang, cast(Length, length), llm, refresh=refresh)
     _write(report_format(fmt).render(built), out)
 
 
@@ -71,6 +77,7 @@ def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path 
 @click.option("--format", "fmt", type=click.Choice(list(FEED_FORMATS)), default="md", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N items.")
 @_no_llm
+@_refresh
 @_out
 @db_option
 def feed(
@@ -81,6 +88,7 @@ def feed(
     fmt: str,
     limit: int | None,
     no_llm: bool,
+    refresh: bool,
     out: Path | None,
     db: str | None,
 ) -> None:
@@ -92,7 +100,7 @@ def feed(
     llm = _llm(no_llm)
     with open_store(db) as store:
         _require_stored(store, repository)
-        built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit)
+        built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh)
     _write(feed_format(fmt).render(built), out)
 
 

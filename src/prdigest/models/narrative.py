@@ -122,4 +122,8 @@ class Narrative(_Prose):
     omitted_from_prompt: list[str] = Field(default_factory=list)
     # Unknown paths / symbols / PR numbers the validator removed from LLM prose.
     removed_mentions: int = 0
+    # Why the configured LLM's text is not used at all ("" when it is, or none was asked):
+    # such a narrative is a fallback, tried again later (pipeline/narrate.py).
+    llm_failure: str = ""
+    llm_attempts: int = 0  # failed narrations in a row under this cache key (for the back-off)
     cost: NarrationCost = Field(default_factory=NarrationCost)

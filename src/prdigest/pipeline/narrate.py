@@ -3,6 +3,13 @@
 A narrative is cached in the store under a key of everything that determines it (head SHA,
 the facts, the narrator version or prompt version, the model, language and length), so a
 re-run costs no LLM call and no recomputation.
+
+A failed LLM narration (server down, 429, timeout, unusable answers) is stored as what it
+is, a fallback holding the offline text and the reason (``llm_failure``), and tried again
+on a later run once its back-off has passed (``retry_after`` seconds, doubling with each
+failure in a row, at most a day); ``refresh`` narrates again at once. What is shown follows
+one rule, for reports, the web and the feed alike: the newest successful narrative of the
+configured model, else the offline one.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import hashlib
 import importlib
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from prdigest.config import LLMConfig
@@ -56,6 +64,10 @@ def cache_key(
     return f"{version}:{digest[:40]}"
 
 
+MAX_BACKOFF = timedelta(days=1)
+FALLBACK_SUFFIX = ":fallback"
+
+
 def narrate(
     store: Store | None,
     pr: PullRequest,
@@ -64,8 +76,13 @@ def narrate(
     lang: Lang,
     length: Length,
     llm_config: LLMConfig | None,
+    *,
+    refresh: bool = False,
+    shown_model: str | None = None,
 ) -> Narrative:
-    return narrate_with_status(store, pr, facts, related, lang, length, llm_config).narrative
+    return narrate_with_status(
+        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model
+    ).narrative
 
 
 def narrate_with_status(
@@ -76,23 +93,103 @@ def narrate_with_status(
     lang: Lang,
     length: Length,
     llm_config: LLMConfig | None,
+    *,
+    refresh: bool = False,
+    shown_model: str | None = None,
+    now: datetime | None = None,
 ) -> NarrationResult:
-    llm_module = _llm_module() if llm_config is not None else None
-    version = f"llm-prompt-{llm_module.PROMPT_VERSION}" if llm_module is not None else EXTRACTIVE_VERSION
-    model = llm_config.model if llm_config is not None else None
-    key = cache_key(pr, facts, related, lang, length, version, model)
+    """The narrative to show for `pr`.
+
+    With `llm_config`, the LLM is asked unless a current narrative is cached (or a cached
+    fallback's back-off has not passed; `refresh` asks anyway). Without it no call is made:
+    the newest successful narrative of `shown_model` is shown when one is stored (what the
+    web shows without ``--llm``), else the offline one.
+    """
+    if llm_config is None:
+        return _offline_or_shown(store, pr, facts, related, lang, length, shown_model)
+    llm_module = _llm_module()
+    version = f"llm-prompt-{llm_module.PROMPT_VERSION}"
+    key = cache_key(pr, facts, related, lang, length, version, llm_config.model)
+    pr_id = _pr_id(store, pr) if store is not None else None
+    attempts = 0
+    if store is not None and pr_id is not None:
+        stored = narrative_store.get_stored(store, pr_id, lang, length, key)
+        if stored is not None and stored.narrative.narrator == "llm" and not refresh:
+            return NarrationResult(stored.narrative, True, key)
+        failed = narrative_store.get_stored(store, pr_id, lang, length, key + FALLBACK_SUFFIX)
+        if failed is not None:
+            if not refresh and not _retry_due(failed, llm_config, now):
+                return NarrationResult(
+                    _shown_or(store, pr_id, lang, length, llm_config.model, failed.narrative), True, key
+                )
+            attempts = failed.narrative.llm_attempts
+    fallback = narrate_extractive(pr, facts, related, lang, length)
+    narrator = llm_module.LLMNarrator(llm_config)
+    try:
+        narrative = narrator.narrate(pr, facts, related, lang, length, fallback=fallback)
+    finally:
+        narrator.close()
+    if narrative.narrator != "llm":
+        narrative = narrative.model_copy(update={"llm_attempts": attempts + 1})
+    if llm_module.cancelled():
+        return NarrationResult(narrative, False, key)  # Ctrl-C: a cancelled call is no failure to store
+    if store is not None and pr_id is not None:
+        # A fallback is kept under its own key, so it never replaces a success of the same key
+        # (a failed --refresh keeps showing the last good narrative).
+        failed_now = narrative.narrator != "llm"
+        narrative_store.save_narrative(store, pr_id, narrative, key + FALLBACK_SUFFIX if failed_now else key)
+        if failed_now:
+            narrative = _shown_or(store, pr_id, lang, length, llm_config.model, narrative)
+    return NarrationResult(narrative, False, key)
+
+
+def retry_delay(config: LLMConfig, attempts: int) -> timedelta:
+    """How long a fallback after `attempts` failures in a row waits before the next try."""
+    seconds = config.retry_after * (2 ** max(attempts - 1, 0))
+    return min(timedelta(seconds=seconds), MAX_BACKOFF)
+
+
+def _retry_due(stored: narrative_store.StoredNarrative, config: LLMConfig, now: datetime | None) -> bool:
+    if stored.created_at is None:
+        return True
+    current = (now or datetime.now(UTC)).replace(tzinfo=None)
+    return current - stored.created_at >= retry_delay(config, stored.narrative.llm_attempts)
+
+
+def _shown_or(store: Store, pr_id: int, lang: Lang, length: Length, model: str, otherwise: Narrative) -> Narrative:
+    """The newest successful narrative of `model`, else `otherwise` (the fallback's offline text)."""
+    shown = narrative_store.shown_narrative(store, pr_id, lang, length, model)
+    return shown if shown is not None and shown.narrator == "llm" else otherwise
+
+
+def _offline_or_shown(
+    store: Store | None,
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    length: Length,
+    shown_model: str | None,
+) -> NarrationResult:
+    key = cache_key(pr, facts, related, lang, length, EXTRACTIVE_VERSION, None)
     pr_id = _pr_id(store, pr) if store is not None else None
     if store is not None and pr_id is not None:
+        if shown_model is not None:
+            shown = narrative_store.shown_narrative(store, pr_id, lang, length, shown_model)
+            if shown is not None and shown.narrator == "llm":
+                return NarrationResult(shown, True, key)
         cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
         if cached is not None:
             return NarrationResult(cached, True, key)
     narrative = narrate_extractive(pr, facts, related, lang, length)
-    if llm_module is not None and llm_config is not None:
-        narrator = llm_module.LLMNarrator(llm_config)
-        narrative = narrator.narrate(pr, facts, related, lang, length, fallback=narrative)
     if store is not None and pr_id is not None:
         narrative_store.save_narrative(store, pr_id, narrative, key)
     return NarrationResult(narrative, False, key)
+
+
+def llm_module() -> Any:
+    """The LLM narrator package, imported on first use (it is optional)."""
+    return _llm_module()
 
 
 def _llm_module() -> Any:

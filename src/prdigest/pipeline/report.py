@@ -33,10 +33,18 @@ def stored_or_current_facts(store: Store, pr: PullRequest) -> Facts:
 
 
 def narrative_for(
-    store: Store, pr: PullRequest, facts: Facts, lang: Lang, length: Length, llm: LLMConfig | None
+    store: Store,
+    pr: PullRequest,
+    facts: Facts,
+    lang: Lang,
+    length: Length,
+    llm: LLMConfig | None,
+    *,
+    refresh: bool = False,
+    shown_model: str | None = None,
 ) -> Narrative:
     related = related_from_store(store, pr.repository, pr.number)
-    return narrate(store, pr, facts, related, lang, length, llm)
+    return narrate(store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model)
 
 
 def warm_narratives(
@@ -45,28 +53,71 @@ def warm_narratives(
     languages: list[Lang],
     lengths: list[Length],
     llm: LLMConfig | None,
+    *,
+    refresh: bool = False,
 ) -> None:
     """Narrate many PRs at once through the LLM, at most ``llm.concurrency`` in flight.
 
     The narratives land in the store's cache, so the (sequential) rendering that follows
     makes no call. Without an LLM there is nothing to wait on and nothing is done here:
     the extractive narrator is CPU-bound and gains nothing from threads.
+
+    Ctrl-C cancels the calls in flight (their clients are closed) and re-raises at once: the
+    workers are daemon threads, so the process never waits for a slow server to answer.
     """
     if llm is None or not prs:
         return
-    from concurrent.futures import ThreadPoolExecutor
+    import queue
+    import threading
 
-    jobs = [(pr, facts, lang, length) for pr, facts in prs for lang in languages for length in lengths]
-    with ThreadPoolExecutor(max_workers=max(1, llm.concurrency), thread_name_prefix="narrate") as pool:
-        futures = [pool.submit(narrative_for, store, pr, facts, lang, length, llm) for pr, facts, lang, length in jobs]
-        for future in futures:
-            future.result()
+    from prdigest.pipeline.narrate import llm_module
+
+    jobs: queue.SimpleQueue[tuple[PullRequest, Facts, Lang, Length]] = queue.SimpleQueue()
+    for pr, facts in prs:
+        for lang in languages:
+            for length in lengths:
+                jobs.put((pr, facts, lang, length))
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        while not llm_module().cancelled():
+            try:
+                pr, facts, lang, length = jobs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
+            except BaseException as exc:  # handed to the main thread, which raises it
+                failures.append(exc)
+                return
+
+    workers = [threading.Thread(target=work, name=f"narrate-{n}", daemon=True) for n in range(max(1, llm.concurrency))]
+    for worker in workers:
+        worker.start()
+    try:
+        for worker in workers:
+            while worker.is_alive():
+                worker.join(0.1)  # a timed join lets Ctrl-C through
+    except KeyboardInterrupt:
+        llm_module().cancel_all()
+        raise
+    if failures:
+        raise failures[0]
 
 
-def report_for(store: Store, repository: str, number: int, lang: Lang, length: Length, llm: LLMConfig | None) -> Report:
+def report_for(
+    store: Store,
+    repository: str,
+    number: int,
+    lang: Lang,
+    length: Length,
+    llm: LLMConfig | None,
+    *,
+    refresh: bool = False,
+) -> Report:
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
-    narrative = narrative_for(store, pr, facts, lang, length, llm)
+    narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
     return build_report(pr, facts, narrative, lang, length)
 
 
@@ -79,11 +130,13 @@ def feed_for(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: int | None = None,
+    refresh: bool = False,
 ) -> Feed:
     known = []
     for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
         pr = store.get_pr(repository, summary.number)
         known.append((pr, current_facts(store, pr)))
-    warm_narratives(store, known, [lang], ["brief"], llm)
+    # Refreshed here once; the sequential pass below reads what this stored.
+    warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
     entries = [(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)) for pr, facts in known]
     return build_feed(repository, entries, lang, since=since, until=until, limit=limit)

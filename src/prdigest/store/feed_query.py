@@ -71,10 +71,19 @@ FROM (
 ) page
 JOIN pull_requests p ON p.id = page.id
 LEFT JOIN facts f ON f.pull_request_id = p.id
-LEFT JOIN narratives nb ON nb.pull_request_id = p.id AND nb.lang = :lang AND nb.length = 'brief'
-LEFT JOIN narratives nf ON nf.pull_request_id = p.id AND nf.lang = :lang AND nf.length = 'full'
+LEFT JOIN narratives nb ON nb.id = ({shown_brief})
+LEFT JOIN narratives nf ON nf.id = ({shown_full})
 ORDER BY coalesce(p.merged_at, p.created_at) DESC, p.number DESC
 """
+
+
+# The one rule of `narrative_store.shown_narrative`: the newest successful LLM narrative of the
+# configured model (:model, NULL for none), else the newest offline one.
+_SHOWN = (
+    "SELECT n.id FROM narratives n WHERE n.pull_request_id = p.id AND n.lang = :lang AND n.length = '{length}'"
+    " AND (n.narrator = 'extractive' OR (n.narrator = 'llm' AND n.model = :model))"
+    " ORDER BY CASE WHEN n.narrator = 'llm' THEN 0 ELSE 1 END, n.id DESC LIMIT 1"
+)
 
 
 def _bound_time(dialect: str, value: datetime) -> datetime | str:
@@ -111,6 +120,7 @@ def _first_reason(dialect: str) -> str:
 
 
 def _feed_sql(dialect: str, filters: FeedFilter, params: dict[str, Any]) -> str:
+    params.setdefault("model", None)
     clauses: list[str] = []
     if filters.verdict is not None:
         clauses.append("EXISTS (SELECT 1 FROM facts v WHERE v.pull_request_id = p.id AND v.verdict = :verdict)")
@@ -137,19 +147,35 @@ def _feed_sql(dialect: str, filters: FeedFilter, params: dict[str, Any]) -> str:
         brief_para=_json_field(dialect, "nb", "feed_paragraph"),
         full_para=_json_field(dialect, "nf", "feed_paragraph"),
         reason=_first_reason(dialect),
+        shown_brief=_SHOWN.format(length="brief"),
+        shown_full=_SHOWN.format(length="full"),
         label_array=_LABEL_ARRAY[dialect == "postgresql"],
         filters="".join(f" AND {clause}" for clause in clauses),
     )
 
 
 def feed_page(
-    store: Store, repository: str, filters: FeedFilter, lang: str, *, limit: int, offset: int
+    store: Store,
+    repository: str,
+    filters: FeedFilter,
+    lang: str,
+    *,
+    limit: int,
+    offset: int,
+    model: str | None = None,
 ) -> list[FeedRow]:
-    """One page of the feed (``limit`` rows from ``offset``), newest first, with each row's labels.
+    """One page of the feed (``limit`` rows from ``offset``), newest first, with each row's labels;
+    the prose is the configured `model`'s newest successful narrative, else the offline one.
 
     Raises NotFound for an unknown repository.
     """
-    params: dict[str, Any] = {"lang": lang, "limit": limit, "offset": offset, "repository": repository}
+    params: dict[str, Any] = {
+        "lang": lang,
+        "limit": limit,
+        "offset": offset,
+        "repository": repository,
+        "model": model,
+    }
     engine = store._engine
     sql = _feed_sql(engine.dialect.name, filters, params)
     with engine.connect() as connection:

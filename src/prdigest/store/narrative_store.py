@@ -1,10 +1,18 @@
-"""Cached narratives (report prose) with the cost of producing them."""
+"""Cached narratives (report prose) with the cost of producing them.
+
+A PR keeps, per language and length, one row per slot: the offline (extractive) narrative,
+and per model its newest successful LLM narrative and its newest fallback (a failed LLM
+narration, kept so it is retried with a back-off rather than on every view). Which one is
+shown is one rule (`shown_narrative`, and the feed query's join): the newest successful
+narrative of the configured model, else the offline one.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, func, insert, select
+from sqlalchemy import and_, delete, func, insert, or_, select
 
 from prdigest.models.narrative import Narrative
 from prdigest.store.schema import narratives
@@ -26,8 +34,58 @@ def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, ca
     return None if row is None else Narrative.model_validate_json(row[0])
 
 
+@dataclass(frozen=True)
+class StoredNarrative:
+    narrative: Narrative
+    cache_key: str
+    created_at: datetime | None  # naive UTC
+
+
+def get_stored(store: Store, pull_request_id: int, lang: str, length: str, cache_key: str) -> StoredNarrative | None:
+    """The narrative stored under `cache_key`, with when it was stored."""
+    with store._engine.connect() as connection:
+        row = connection.execute(
+            select(narratives.c.body, narratives.c.created_at).where(
+                and_(
+                    narratives.c.pull_request_id == pull_request_id,
+                    narratives.c.lang == lang,
+                    narratives.c.length == length,
+                    narratives.c.cache_key == cache_key,
+                )
+            )
+        ).first()
+    return None if row is None else StoredNarrative(Narrative.model_validate_json(row[0]), cache_key, row[1])
+
+
+def shown_narrative(store: Store, pull_request_id: int, lang: str, length: str, model: str | None) -> Narrative | None:
+    """What to show: the newest successful LLM narrative of `model`, else the newest offline
+    one (a fallback holds offline text too); None when neither is stored."""
+    slot = narratives.c.narrator == "extractive"
+    if model is not None:
+        slot = or_(slot, and_(narratives.c.narrator == "llm", narratives.c.model == model))
+    order = (narratives.c.narrator != "llm", narratives.c.id.desc())
+    with store._engine.connect() as connection:
+        row = connection.execute(
+            select(narratives.c.body)
+            .where(
+                and_(
+                    narratives.c.pull_request_id == pull_request_id,
+                    narratives.c.lang == lang,
+                    narratives.c.length == length,
+                    slot,
+                )
+            )
+            .order_by(*order)
+            .limit(1)
+        ).first()
+    return None if row is None else Narrative.model_validate_json(row[0])
+
+
 def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cache_key: str) -> None:
-    """Keep one narrative per (PR, language, length): older cache keys are replaced."""
+    """Keep one narrative per (PR, language, length) and slot (narrator and model): the
+    older row of the same slot, and any row under the same cache key, are replaced."""
+    model = narrative.cost.model
+    same_model = narratives.c.model.is_(None) if model is None else narratives.c.model == model
     with store._engine.begin() as connection:
         connection.execute(
             delete(narratives).where(
@@ -35,6 +93,10 @@ def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cac
                     narratives.c.pull_request_id == pull_request_id,
                     narratives.c.lang == narrative.lang,
                     narratives.c.length == narrative.length,
+                    or_(
+                        narratives.c.cache_key == cache_key,
+                        and_(narratives.c.narrator == narrative.narrator, same_model),
+                    ),
                 )
             )
         )

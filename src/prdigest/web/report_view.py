@@ -20,14 +20,24 @@ from prdigest.words import Lang
 
 
 def build_report_page(
-    store: Store, llm: LLMConfig | None, repository: str, number: int, lang: Lang, length: Length
+    store: Store,
+    llm: LLMConfig | None,
+    repository: str,
+    number: int,
+    lang: Lang,
+    length: Length,
+    *,
+    shown_model: str | None = None,
 ) -> tuple[ReportPage, Markup]:
-    """The page's data and the report's ``<article>`` (the same HTML ``publish`` writes)."""
+    """The page's data and the report's ``<article>`` (the same HTML ``publish`` writes).
+
+    `llm` narrates what has no current narrative; without it, `shown_model`'s newest
+    successful narrative is shown when stored (the feed shows the same), else the offline one."""
     pr = store.get_pr(repository, number)
     # The server shows what `prdigest analyze` stored, even from older analyzers; it analyzes
     # only a PR that has no facts at all.
     facts = stored_or_current_facts(store, pr)
-    narrative = narrative_for(store, pr, facts, lang, length, llm)
+    narrative = narrative_for(store, pr, facts, lang, length, llm, shown_model=shown_model)
     report = build_report(pr, facts, narrative, lang, length)
     page = ReportPage(
         repository=pr.repository,

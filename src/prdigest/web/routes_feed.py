@@ -35,6 +35,7 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
         query.lang,
         limit=size + 1,
         offset=(query.page - 1) * size,
+        model=context.settings.llm.model if context.settings.llm is not None else None,
     )
     risks, modules = context.facets.facets(repository)
     lang_query = f"?lang={query.lang}"  # a validated literal: nothing to encode

@@ -30,8 +30,10 @@ def build_report(
     context: WebContext, repository: str, number: int, lang: Lang, length: Length
 ) -> tuple[ReportKey, ReportPage, Markup]:
     """Build the report (may analyze or narrate: run it in a worker thread) and cache it."""
-    llm = context.settings.llm if context.options.narrate_with_llm else None
-    result = build_report_page(context.store, llm, repository, number, lang, length)
+    configured = context.settings.llm
+    llm = configured if context.options.narrate_with_llm else None
+    shown_model = configured.model if configured is not None else None
+    result = build_report_page(context.store, llm, repository, number, lang, length, shown_model=shown_model)
     # Facts or prose may have been computed just now: key on the state after building.
     key = report_key(context, repository, number, lang, length)
     context.report_cache.put(key, result)

@@ -7,8 +7,15 @@ the CLI starts fast. The SDK's retries are off (``max_retries=0``); instead:
   wait is at most `MAX_RATE_LIMIT_WAIT`, up to `RATE_LIMIT_RETRIES` times;
 * 500 / 502 / 503 / 504: retry `SERVER_ERROR_RETRIES` times with a growing back-off;
 * timeouts and connection errors: retry once;
-* 400 while asking for ``response_format``: retry once without it (not every server has it);
+* 400 while asking for ``response_format``: a normal answer from servers that lack it; step
+  down (JSON schema, then ``json_object``, then plain text with extraction) and remember
+  what the endpoint accepts (`capabilities`), so later calls ask right the first time;
+* 400 naming ``max_tokens``: hosted APIs for newer models want ``max_completion_tokens``;
+  switch and remember;
 * anything else: fail at once.
+
+Calls can be cancelled (`cancel_all`, on Ctrl-C): the HTTP clients are closed, so calls in
+flight end at once, and no new call starts.
 
 A failure raises `NarrationError` with a message that names the kind of failure only:
 never the API key, the request or the server's text.
@@ -16,11 +23,13 @@ never the API key, the request or the server's text.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
@@ -35,6 +44,57 @@ TIMEOUT_RETRIES = 1
 BACKOFF_SECONDS = (1.0, 3.0, 6.0)
 RETRIED_STATUSES = frozenset({500, 502, 503, 504})
 DUMMY_API_KEY = "not-needed"  # local servers want some key; they ignore its value
+
+
+ResponseFormat = Literal["json_schema", "json_object", "none"]
+TokenParam = Literal["max_tokens", "max_completion_tokens"]
+FORMAT_STEPS: tuple[ResponseFormat, ...] = ("json_schema", "json_object", "none")
+
+
+@dataclass
+class Capabilities:
+    """What one endpoint (base URL + model) accepts, learnt from its answers."""
+
+    response_format: ResponseFormat | None = None  # None: not probed yet (ask for the best)
+    token_param: TokenParam = "max_tokens"
+    usage: bool | None = None  # does it report token usage?
+    rejected: list[str] = field(default_factory=list)  # what it answered 400 to
+
+
+_CAPABILITIES: dict[tuple[str, str], Capabilities] = {}
+_CAPABILITIES_LOCK = threading.Lock()
+_CANCELLED = threading.Event()
+_OPEN_CLIENTS: set[ChatClient] = set()
+
+
+def capabilities(base_url: str, model: str) -> Capabilities:
+    """The remembered capabilities of an endpoint (a fresh record when never seen)."""
+    with _CAPABILITIES_LOCK:
+        return _CAPABILITIES.setdefault((base_url.rstrip("/"), model), Capabilities())
+
+
+def forget_capabilities() -> None:
+    with _CAPABILITIES_LOCK:
+        _CAPABILITIES.clear()
+
+
+def cancel_all() -> None:
+    """Stop every call in flight and refuse new ones (Ctrl-C): closing the HTTP clients
+    makes a blocked read fail at once instead of after the timeout."""
+    _CANCELLED.set()
+    with _CAPABILITIES_LOCK:
+        clients = list(_OPEN_CLIENTS)
+    for client in clients:
+        with contextlib.suppress(Exception):  # closing is best effort; we are on the way out
+            client.close()
+
+
+def cancelled() -> bool:
+    return _CANCELLED.is_set()
+
+
+def reset_cancel() -> None:
+    _CANCELLED.clear()
 
 
 @dataclass
@@ -67,21 +127,49 @@ class ChatClient:
             timeout=config.timeout,
             max_retries=0,
         )
+        with _CAPABILITIES_LOCK:
+            _OPEN_CLIENTS.add(self)
 
     def close(self) -> None:
+        with _CAPABILITIES_LOCK:
+            _OPEN_CLIENTS.discard(self)
         self._client.close()
 
-    def complete(self, messages: list[dict[str, str]], model: str, stats: CallStats) -> ChatAnswer:
-        """One answer for `messages`, retried per the module's policy; counts into `stats`."""
+    def models(self) -> list[str]:
+        """The model ids the endpoint lists (``GET /models``)."""
         import openai
 
+        try:
+            return [item.id for item in self._client.models.list()]
+        except openai.OpenAIError as exc:
+            raise self._error(f"listing models failed ({type(exc).__name__})") from None
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        model: str,
+        stats: CallStats,
+        schema: dict[str, Any] | None = None,
+    ) -> ChatAnswer:
+        """One answer for `messages`, retried per the module's policy; counts into `stats`.
+
+        With `schema`, the answer is asked for in that JSON schema where the endpoint
+        supports it, else as a JSON object, else as plain text (the caller extracts)."""
+        import openai
+
+        caps = capabilities(self._config.base_url, model)
         rate_limited = server_errors = timeouts = 0
-        json_mode = True
+        fmt: ResponseFormat = caps.response_format or ("json_schema" if schema is not None else "json_object")
+        if schema is None and fmt == "json_schema":
+            fmt = "json_object"
+        token_param = caps.token_param
         while True:
+            if cancelled():
+                raise NarrationError("cancelled")
             started = time.monotonic()
             stats.calls += 1
             try:
-                response = self._create(messages, model, json_mode)
+                response = self._create(messages, model, fmt, token_param, schema)
             except openai.RateLimitError as exc:
                 stats.seconds += time.monotonic() - started
                 wait = retry_after_seconds(_headers(exc))
@@ -94,10 +182,15 @@ class ChatClient:
                     raise self._error(f"rate limited (HTTP 429): Retry-After {wait:.0f}s is too long") from None
                 self._sleep(wait)
                 continue
-            except openai.BadRequestError:
+            except openai.BadRequestError as exc:
                 stats.seconds += time.monotonic() - started
-                if json_mode:  # maybe the server does not know response_format
-                    json_mode = False
+                said = _error_text(exc)
+                if token_param == "max_tokens" and "max_completion_tokens" in said:
+                    token_param = "max_completion_tokens"
+                    continue
+                if fmt != "none":  # the server does not know this response_format: step down
+                    caps.rejected.append(f"response_format {fmt}")
+                    fmt = FORMAT_STEPS[FORMAT_STEPS.index(fmt) + 1]
                     continue
                 raise self._error("the endpoint rejected the request (HTTP 400)") from None
             except openai.APIStatusError as exc:
@@ -126,16 +219,42 @@ class ChatClient:
                 raise self._error("cannot connect to the endpoint") from None
             except openai.OpenAIError as exc:
                 stats.seconds += time.monotonic() - started
+                if cancelled():
+                    raise NarrationError("cancelled") from None
                 raise self._error(f"the call failed ({type(exc).__name__})") from None
+            except Exception:
+                # A client closed under a call (Ctrl-C) fails with whatever httpx raises.
+                if cancelled():
+                    raise NarrationError("cancelled") from None
+                raise
             stats.seconds += time.monotonic() - started
-            return _answer(response)
+            answer = _answer(response)
+            # Remember what worked: the next call asks for it first.
+            if schema is not None:  # a call without a schema says nothing about schemas
+                caps.response_format = fmt
+            caps.token_param = token_param
+            caps.usage = answer.tokens_in is not None
+            return answer
 
-    def _create(self, messages: list[dict[str, str]], model: str, json_mode: bool) -> Any:
-        extra: dict[str, Any] = {"response_format": {"type": "json_object"}} if json_mode else {}
+    def _create(
+        self,
+        messages: list[dict[str, str]],
+        model: str,
+        fmt: ResponseFormat,
+        token_param: TokenParam,
+        schema: dict[str, Any] | None,
+    ) -> Any:
+        extra: dict[str, Any] = {token_param: self._config.max_output_tokens}
+        if fmt == "json_schema" and schema is not None:
+            extra["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "narrative", "strict": True, "schema": schema},
+            }
+        elif fmt == "json_object":
+            extra["response_format"] = {"type": "json_object"}
         return self._client.chat.completions.create(
             model=model,
             messages=messages,  # type: ignore[arg-type]
-            max_tokens=self._config.max_output_tokens,
             temperature=0.2,
             **extra,
         )
@@ -144,6 +263,13 @@ class ChatClient:
         text = f"LLM call to model {self._config.model!r} failed: {message}"
         key = self._config.api_key
         return NarrationError(text.replace(key, "***") if key else text)
+
+
+def _error_text(exc: Any) -> str:
+    """The error body of a 4xx, for matching parameter names only (never shown)."""
+    body = getattr(exc, "body", None)
+    text = str(body) if body is not None else ""
+    return (text + " " + str(getattr(exc, "message", ""))).lower()
 
 
 def _answer(response: Any) -> ChatAnswer:

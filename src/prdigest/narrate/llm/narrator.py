@@ -1,12 +1,17 @@
 """The LLM narrator: prose from an OpenAI-compatible model, on top of facts, never raising.
 
-`LLMNarrator.narrate` builds the prompt within the PR's token budget, asks the model for
-the JSON of `schema.LLMAnswer`, validates it section by section, asks once more with the
-validation errors when sections are invalid, and falls back to the extractive narrative
-for whatever is still invalid (listed in ``fallback_sections``). An unreachable endpoint
-means every section falls back: the report is still produced, with the cost recorded.
-The model writes prose only; paths, thread kinds and outcomes and relations come from the
-facts, and every mention in the prose is checked against them (`validate`).
+`LLMNarrator.narrate` builds the prompt within the configured token budget, asks the model
+for the JSON of `schema.LLMAnswer` (in the JSON schema where the endpoint supports it),
+checks it section by section (shape, then language), asks once more with the problems when
+sections fail, and falls back to the extractive narrative for whatever still fails (listed
+in ``fallback_sections``, one line each saying why). An unreachable endpoint means every
+section falls back and the narrative says why (``llm_failure``), so the cache can retry it.
+
+Facts are authoritative: the lists a report shows (key files, key code, threads, risks,
+related work) are the extractive narrative's, which come from the facts; the model may only
+annotate their items by number or path, never add, drop or reorder them. Model text is
+sanitized (no HTML, no script or data links) and its mentions checked (`validate`) before it
+is stored.
 """
 
 from __future__ import annotations
@@ -37,13 +42,18 @@ from prdigest.models.narrative import (
 )
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.client import CallStats, ChatClient
-from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, prompt_budget, retry_message
-from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, parse_answer
+from prdigest.narrate.llm.language_check import language_problem
+from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, retry_message
+from prdigest.narrate.llm.sanitize import sanitize
+from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, parse_answer, strict_schema
 from prdigest.narrate.llm.tokens import estimate_tokens
 from prdigest.narrate.llm.validate import KnownMentions, clean_mentions
 from prdigest.words import Lang
 
 logger = logging.getLogger(__name__)
+
+# Fields that name things rather than say them: not checked for the output language.
+_NAME_FIELDS = frozenset({"path", "who", "thread", "number", "item"})
 
 
 @dataclass(frozen=True)
@@ -81,20 +91,35 @@ class LLMNarrator:
         started = time.monotonic()
         stats = CallStats()
         values: SectionValues = {}
+        problems: dict[SectionName, str] = {}
         prompts: list[Prompt] = []
         models: list[str] = []
+        failure = ""
         try:
-            budget = prompt_budget(pr, self._config.token_budget)
             for model, sections in self._model_groups():
-                prompt = build_prompt(pr, facts, related, lang, length, budget=budget, sections=sections)
+                prompt = build_prompt(
+                    pr,
+                    facts,
+                    related,
+                    lang,
+                    length,
+                    budget=self._config.token_budget,
+                    sections=sections,
+                    lists=fallback,
+                )
                 prompts.append(prompt)
                 models.append(model)
-                values.update(self._ask(prompt, model, sections, stats, lang))
+                got, failed = self._ask(prompt, model, sections, stats, lang)
+                values.update(got)
+                problems.update(failed)
         except NarrationError as exc:  # secret-free by construction
-            logger.warning("LLM narration of %s falls back to extractive text: %s", pr.ref, exc)
+            failure = str(exc)
         except Exception as exc:  # an LLM failure must never cost the user the report
-            logger.warning("LLM narration of %s failed (%s); extractive text used", pr.ref, type(exc).__name__)
+            failure = f"the LLM narrator failed ({type(exc).__name__})"
         narrative, removed = _merge(pr, facts, related, lang, fallback, values, prompts[0] if prompts else None)
+        if narrative.narrator == "extractive" and not failure:
+            failure = "no section of the answer was usable: " + "; ".join(dict.fromkeys(problems.values()))
+        _report_fallbacks(pr, lang, length, narrative, problems, failure)
         cost = NarrationCost(
             model=", ".join(dict.fromkeys(models)) or self._config.model,
             tokens_in=stats.tokens_in,
@@ -109,6 +134,7 @@ class LLMNarrator:
                 "removed_mentions": removed,
                 "omitted_from_prompt": prompts[0].omitted if prompts else [],
                 "cost": cost,
+                "llm_failure": failure if narrative.narrator == "extractive" else "",
             }
         )
 
@@ -146,14 +172,15 @@ class LLMNarrator:
 
     def _ask(
         self, prompt: Prompt, model: str, sections: tuple[SectionName, ...], stats: CallStats, lang: Lang
-    ) -> SectionValues:
+    ) -> tuple[SectionValues, dict[SectionName, str]]:
+        """Valid sections, and why each other section failed (after one retry)."""
         client = self._get_client()
-        answer = client.complete(prompt.messages, model, stats)
-        stats.tokens_in += answer.tokens_in if answer.tokens_in is not None else prompt.tokens
-        stats.tokens_out += answer.tokens_out if answer.tokens_out is not None else estimate_tokens(answer.content)
-        values, errors = parse_answer(answer.content, sections)
+        schema = strict_schema(sections)
+        answer = client.complete(prompt.messages, model, stats, schema)
+        _count(stats, answer.tokens_in, answer.tokens_out, prompt.tokens, answer.content)
+        values, errors = _checked(answer.content, sections, lang)
         if not errors:
-            return values
+            return values, {}
         if len(set(errors.values())) == 1 and len(errors) == len(sections):
             problems = next(iter(errors.values()))  # one cause for the whole answer
         else:
@@ -164,16 +191,70 @@ class LLMNarrator:
             {"role": "user", "content": retry_message(lang, problems)},
         ]
         try:
-            second = client.complete(follow_up, model, stats)
+            second = client.complete(follow_up, model, stats, strict_schema(tuple(errors)))
         except NarrationError as exc:
-            logger.warning("LLM retry with the validation errors failed: %s", exc)
-            return values
-        stats.tokens_in += (
-            second.tokens_in if second.tokens_in is not None else sum(estimate_tokens(m["content"]) for m in follow_up)
+            return values, {section: f"{errors[section]}; the retry failed: {exc}" for section in errors}
+        _count(
+            stats,
+            second.tokens_in,
+            second.tokens_out,
+            sum(estimate_tokens(m["content"]) for m in follow_up),
+            second.content,
         )
-        stats.tokens_out += second.tokens_out if second.tokens_out is not None else estimate_tokens(second.content)
-        again, _ = parse_answer(second.content, tuple(errors))
-        return {**values, **again}
+        again, still = _checked(second.content, tuple(errors), lang)
+        return {**values, **again}, still
+
+
+def _count(stats: CallStats, tokens_in: int | None, tokens_out: int | None, prompt_tokens: int, content: str) -> None:
+    # Servers that leave usage out (some llama.cpp and Ollama builds) are costed by estimate.
+    stats.tokens_in += tokens_in if tokens_in is not None else prompt_tokens
+    stats.tokens_out += tokens_out if tokens_out is not None else estimate_tokens(content)
+    if tokens_in is None:
+        stats.usage_missing = True
+
+
+def _checked(
+    content: str, sections: tuple[SectionName, ...], lang: Lang
+) -> tuple[SectionValues, dict[SectionName, str]]:
+    """The sections of `content` that have the right shape and are written in `lang`."""
+    values, errors = parse_answer(content, sections)
+    for section in list(values):
+        problem = language_problem(_prose(values[section]), lang)
+        if problem is not None:
+            del values[section]
+            errors[section] = problem
+    return values, errors
+
+
+def _prose(value: Any) -> list[str]:
+    """Every prose string inside a section's parsed value (names, paths and numbers left out)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() if key not in _NAME_FIELDS for text in _prose(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _prose(item)]
+    if hasattr(value, "model_dump"):
+        return _prose(value.model_dump())
+    return []
+
+
+def _report_fallbacks(
+    pr: PullRequest,
+    lang: Lang,
+    length: Length,
+    narrative: Narrative,
+    problems: dict[SectionName, str],
+    failure: str,
+) -> None:
+    """One line per fallback, saying why."""
+    where = f"{pr.ref} ({lang}, {length})"
+    if narrative.narrator == "extractive":
+        logger.warning("LLM narration of %s falls back to the offline text: %s", where, failure)
+        return
+    for section in narrative.fallback_sections:
+        why = problems.get(section, "the answer had no usable text for it")
+        logger.warning("LLM narration of %s: section %s falls back to the offline text: %s", where, section, why)
 
 
 def _merge(
@@ -185,21 +266,21 @@ def _merge(
     values: SectionValues,
     prompt: Prompt | None,
 ) -> tuple[Narrative, int]:
-    """`fallback` with the valid LLM sections put in, their mentions checked."""
+    """`fallback` with the valid LLM sections put in, sanitized and their mentions checked."""
     extra = [(item.repository, item.number) for item in related]
     known = KnownMentions.from_facts(pr, facts, extra_numbers=extra)
     removed = 0
 
     def clean(text: str) -> str:
         nonlocal removed
-        cleaned, count = clean_mentions(text, known, lang)
+        cleaned, count = clean_mentions(sanitize(text), known, lang)
         removed += count
-        return cleaned
+        return cleaned.strip()
 
     update: dict[str, Any] = {}
     used: set[SectionName] = set()
     for section, fields in values.items():
-        built, dropped = _section(section, fields, known, prompt, related, fallback, clean)
+        built, dropped = _section(section, fields, known, prompt, facts, fallback, clean)
         removed += dropped
         if built is not None:
             update.update(built)
@@ -214,78 +295,103 @@ def _merge(
     return narrative, removed
 
 
+def _annotations(items: list[Any], key: Callable[[Any], Any], text: Callable[[Any], Any]) -> tuple[dict[Any, Any], int]:
+    """The model's note per list item (first one wins), and how many named no known item."""
+    notes: dict[Any, Any] = {}
+    unknown = 0
+    for item in items:
+        k = key(item)
+        if k is None:
+            unknown += 1
+        elif k not in notes:
+            notes[k] = text(item)
+    return notes, unknown
+
+
 def _section(
     section: SectionName,
     fields: dict[str, Any],
     known: KnownMentions,
     prompt: Prompt | None,
-    related: Sequence[RelatedLike],
+    facts: Facts,
     fallback: Narrative,
     clean: Callable[[str], str],
 ) -> tuple[dict[str, Any] | None, int]:
-    """The Narrative fields of one valid section, and how many items were dropped as unknown."""
-    dropped = 0
+    """The Narrative fields of one valid section, and how many items were dropped as unknown.
+
+    List sections keep `fallback`'s items (they come from the facts) in their order; the
+    model's text replaces an item's note where it annotated that item, and answers about
+    items the facts do not have are dropped and counted."""
     if section == "summary":
         return {"one_line": clean(fields["one_line"]), "recommendation": clean(fields["recommendation"])}, 0
     if section == "motivation":
         return {"motivation": clean(fields["motivation"])}, 0
     if section == "implementation":
         steps = [ImplementationStep(title=clean(s.title), detail=clean(s.detail)) for s in fields["implementation"]]
-        return {"implementation": steps}, 0
-    if section in ("key_files", "key_code"):
-        name, cls, text_field = (
-            ("file_roles", FileRole, "role") if section == "key_files" else ("excerpt_notes", ExcerptNote, "note")
-        )
-        items: list[Any] = []
-        for item in fields[name]:
-            path = known.resolve_path(item.path)
-            if path is None:
-                dropped += 1
-                continue
-            items.append(cls(path=path, **{text_field: clean(getattr(item, text_field))}))
-        if fields[name] and not items and getattr(fallback, name):
-            return None, dropped  # every item was invented: the extractive list is better
-        return {name: items}, dropped
+        return {"implementation": [s for s in steps if s.title or s.detail]}, 0
+    if section == "key_files":
+        notes, unknown = _annotations(fields["file_roles"], lambda i: known.resolve_path(i.path), lambda i: i.role)
+        roles = [
+            FileRole(path=r.path, role=clean(notes[r.path]) or r.role if r.path in notes else r.role)
+            for r in fallback.file_roles
+        ]
+        return {"file_roles": roles}, unknown + _unlisted(notes, {r.path for r in fallback.file_roles})
+    if section == "key_code":
+        notes, unknown = _annotations(fields["excerpt_notes"], lambda i: known.resolve_path(i.path), lambda i: i.note)
+        excerpts = [
+            ExcerptNote(path=e.path, note=clean(notes[e.path]) or e.note if e.path in notes else e.note)
+            for e in fallback.excerpt_notes
+        ]
+        return {"excerpt_notes": excerpts}, unknown + _unlisted(notes, {e.path for e in fallback.excerpt_notes})
     if section == "discussion":
         threads = prompt.threads if prompt else {}
+        notes, unknown = _annotations(
+            fields["thread_lines"], lambda i: i.thread if i.thread in threads else None, lambda i: i
+        )
         lines: list[ThreadLine] = []
-        for item in fields["thread_lines"]:
-            thread = threads.get(item.thread)
-            if thread is None:
-                dropped += 1
+        for number, line in enumerate(fallback.thread_lines, start=1):
+            said = notes.get(number)
+            if said is None:
+                lines.append(line)
                 continue
             lines.append(
-                ThreadLine(topic=clean(item.topic), kind=thread.kind, outcome=thread.outcome, note=clean(item.note))
-            )
-        highlights = [
-            DiscussionHighlight(topic=clean(h.topic), who=clean(h.who), summary=clean(h.summary))
-            for h in fields["discussion_highlights"]
-        ]
-        return {"discussion_highlights": highlights, "thread_lines": lines}, dropped
-    if section == "risks":
-        impact = fields["impact"]
-        return {
-            "risks": [clean(r) for r in fields["risks"]],
-            "impact": Impact(users=clean(impact.users), system=clean(impact.system), team=clean(impact.team)),
-        }, 0
-    if section == "related":
-        refs = prompt.related if prompt else {}
-        titles = {n.number: n.title for n in fallback.related} | {i.number: i.title for i in related if i.title}
-        notes: list[RelatedNote] = []
-        for item in fields["related"]:
-            ref = refs.get(item.number)
-            if ref is None:
-                dropped += 1
-                continue
-            notes.append(
-                RelatedNote(
-                    repository=ref.repository,
-                    number=ref.number,
-                    title=titles.get(ref.number, ""),
-                    relation=ref.relation,
-                    note=clean(item.note),
-                    kind=ref.target_kind,
+                line.model_copy(
+                    update={"topic": clean(said.topic) or line.topic, "note": clean(said.note) or line.note}
                 )
             )
-        return {"related": notes}, dropped
+        unknown += _unlisted(notes, set(range(1, len(fallback.thread_lines) + 1)))
+        # Highlights retell the threads: with no thread in the facts there is nothing to tell.
+        highlights: list[DiscussionHighlight] = []
+        if facts.discussion.threads:
+            highlights = [
+                DiscussionHighlight(topic=clean(h.topic), who=clean(h.who), summary=clean(h.summary))
+                for h in fields["discussion_highlights"]
+            ]
+        else:
+            unknown += len(fields["discussion_highlights"])
+        return {"discussion_highlights": highlights, "thread_lines": lines}, unknown
+    if section == "risks":
+        count = len(fallback.risks)
+        notes, unknown = _annotations(
+            fields["risks"], lambda i: i.item if 1 <= i.item <= count else None, lambda i: i.text
+        )
+        risks = [clean(notes[n]) or text if n in notes else text for n, text in enumerate(fallback.risks, start=1)]
+        impact = fields["impact"]
+        return {
+            "risks": risks,
+            "impact": Impact(users=clean(impact.users), system=clean(impact.system), team=clean(impact.team)),
+        }, unknown
+    if section == "related":
+        notes, unknown = _annotations(fields["related"], lambda i: i.number, lambda i: i.note)
+        listed = {n.number for n in fallback.related}
+        items: list[RelatedNote] = [
+            n.model_copy(update={"note": clean(notes[n.number]) or n.note}) if n.number in notes else n
+            for n in fallback.related
+        ]
+        return {"related": items}, unknown + _unlisted(notes, listed)
     return {"feed_title": clean(fields["feed_title"]), "feed_paragraph": clean(fields["feed_paragraph"])}, 0
+
+
+def _unlisted(notes: dict[Any, Any], listed: set[Any]) -> int:
+    """Answers about items that exist but are not in the report's list (the model added them)."""
+    return sum(1 for key in notes if key not in listed)

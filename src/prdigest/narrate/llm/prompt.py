@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from string import Template
 from typing import Protocol, cast, get_args
 
+from prdigest.analyzers.pr_text import without_comments
 from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
 from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
-from prdigest.models.narrative import Length, SectionName
+from prdigest.models.narrative import Length, Narrative, SectionName
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.budget import DiffDigest, compress_diff
 from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
@@ -26,25 +27,21 @@ from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from prdigest.words import Lang, words
 from prdigest.words import labels as output_labels
 
-PROMPT_VERSION = "2"  # 2: risk evidence, key-file and verdict reasons in the output language
+# 3: the whole story (cleaned body, every fact, whole threads), per-section instructions,
+#    numbered report lists the model annotates, JSON-schema answers
+PROMPT_VERSION = "3"
 
-# Prompt budget by PR size, in the size classes of pr-agent's anchors (TARGETS.md: median
-# 1,628 tokens for 1–2 files, 6,212 for 5–12, 30,322 for 30+; we aim at half): a base plus
-# a little per file and per changed line, capped per class, and never over the configured cap.
-BUDGET_TIERS = (  # (up to this many files, base, per file, per changed line, tier maximum)
-    (2, 700, 40, 4, 810),
-    (12, 900, 120, 4, 3000),
-    (10**9, 3000, 120, 2, 15000),
-)
-MIN_BUDGET = 600
-# Shares of what is left after the instructions, for the non-diff data blocks.
-FACTS_SHARE = 0.22
-BODY_SHARE = 0.14
-DISCUSSION_SHARE = 0.14
-MAX_QUOTE_CHARS = 400
+# When everything fits the budget nothing is cut. Otherwise the facts come first (they are
+# what the report stands on), then the body and the threads up to these shares of the room
+# left after the instructions, and the diff is compressed by importance into the rest.
+FACTS_SHARE = 0.5
+BODY_SHARE = 0.15
+DISCUSSION_SHARE = 0.2
+MAX_QUOTE_CHARS = 2000
 SMALL_PR_FILES = 50
 MIN_SLACK = 20
-MAX_SYMBOLS_LISTED = 25
+MAX_SYMBOLS_LISTED = 60
+_BLANK_RUNS = re.compile(r"\n{3,}")
 
 
 class RelatedLike(Protocol):
@@ -68,17 +65,6 @@ class Prompt:
     digest: DiffDigest
     threads: dict[int, DiscussionThread]  # the numbers the prompt gave the threads
     related: dict[int, Reference]  # related items by number, as the facts state them
-
-
-def prompt_budget(pr: PullRequest, cap: int) -> int:
-    """The token budget for `pr`: grows with files and changed lines, at most `cap`."""
-    files = max(len(pr.files), pr.changed_files_count or 0, 1)
-    lines = sum(f.additions + f.deletions for f in pr.files) or (pr.additions + pr.deletions)
-    for up_to, base, per_file, per_line, maximum in BUDGET_TIERS:
-        if files <= up_to:
-            wanted = min(base + per_file * files + per_line * lines, maximum)
-            break
-    return min(cap, max(wanted, MIN_BUDGET))
 
 
 def new_boundary() -> str:
@@ -112,18 +98,25 @@ def build_prompt(
     budget: int,
     sections: Sequence[SectionName] = ALL_SECTIONS,
     boundary: str | None = None,
+    lists: Narrative | None = None,
 ) -> Prompt:
-    """The messages for `pr`, within `budget` tokens by `estimate_tokens`."""
+    """The messages for `pr`, within `budget` tokens by `estimate_tokens`.
+
+    `lists` is the narrative whose lists the report will show (the extractive one, built
+    from the facts): they are numbered in the prompt so the model can annotate them."""
     boundary = boundary or new_boundary()
     said = words(lang)
     system = Template(said.text("prompts/system")).safe_substitute(boundary=boundary).strip()
     user_template = Template(said.text("prompts/user"))
+
+    guide = "\n".join(f"- {name}: {said.text(f'prompts/section-{name}').strip()}" for name in sections)
 
     def user(data: str) -> str:
         return user_template.safe_substitute(
             ref=pr.ref,
             length_label=said.table("llm", "length_labels")[length],
             length_rule=said.table("llm", "length_rules")[length],
+            sections=guide,
             data=data,
             keys=answer_keys(tuple(sections)),
         ).strip()
@@ -134,8 +127,11 @@ def build_prompt(
     threads = {i + 1: t for i, t in enumerate(facts.discussion.threads)}
     related_refs = _related(facts, related)
 
+    facts_text = _facts_text(pr, facts, related, related_refs, lang)
+    if lists is not None:
+        facts_text += _lists_text(lists, sections)
     sections_text = [
-        ("## facts", _facts_text(pr, facts, related, related_refs, lang), FACTS_SHARE, "facts summary"),
+        ("## facts", facts_text, FACTS_SHARE, "facts summary"),
         ("## pr", _pr_text(pr), BODY_SHARE, "PR body"),
         ("## discussion", _discussion_text(threads), DISCUSSION_SHARE, "discussion quotes"),
     ]
@@ -259,12 +255,26 @@ def _facts_text(
     else:
         lines.append("symbols: none identified")
     for dep in facts.dependencies.changes:
-        lines.append(
+        line = (
             f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({', '.join(dep.kinds)})"
         )
+        if dep.newly_admitted:
+            line += f"; newly admitted versions: {', '.join(dep.newly_admitted)}"
+        if dep.newly_excluded:
+            line += f"; newly excluded versions: {', '.join(dep.newly_excluded)}"
+        if dep.versions_considered:
+            line += f"; published versions around it: {', '.join(dep.versions_considered)}"
+        if dep.variant_family:
+            line += f"; variant family {dep.variant_family}"
+        lines.append(line)
     for finding in facts.dependencies.findings:
         lines.append(f"dependency finding ({finding.kind}): {finding.detail}")
     tests = facts.tests_ci
+    if tests.test_files:
+        lines.append(f"test files changed: {', '.join(tests.test_files)}")
+    if tests.ci_files:
+        jobs = f" (jobs: {', '.join(tests.ci_jobs)})" if tests.ci_jobs else ""
+        lines.append(f"CI files changed: {', '.join(tests.ci_files)}{jobs}")
     flags = {
         "source changed": tests.source_changed,
         "tests changed": tests.tests_changed,
@@ -285,11 +295,32 @@ def _facts_text(
     return "\n".join(lines)
 
 
+def _lists_text(lists: Narrative, sections: Sequence[SectionName]) -> str:
+    """The lists the report shows, numbered: the model annotates these items, never others."""
+    lines: list[str] = []
+    if "risks" in sections:
+        lines += [f"risk item {n}: {text}" for n, text in enumerate(lists.risks, start=1)] or ["risk items: none"]
+    if "key_files" in sections:
+        lines += [f"key file item: {role.path}" for role in lists.file_roles] or ["key file items: none"]
+    if "key_code" in sections:
+        lines += [f"key code item: {note.path}" for note in lists.excerpt_notes]
+    if "related" in sections:
+        lines += [f"related item #{note.number} ({note.relation})" for note in lists.related] or ["related items: none"]
+    if "discussion" in sections and not lists.thread_lines:
+        lines.append("review threads: none")
+    return "\n" + "\n".join(lines) if lines else ""
+
+
+def clean_body(body: str) -> str:
+    """The PR body as its author wrote it: bot blocks and HTML comments (templates) removed."""
+    return _BLANK_RUNS.sub("\n\n", without_comments(body)).strip()
+
+
 def _pr_text(pr: PullRequest) -> str:
     head = [f"title: {pr.title}", f"author: {pr.author or '-'}; state: {pr.state.value}"]
     if pr.labels:
         head.append(f"labels: {', '.join(pr.labels)}")
-    body = pr.body.strip()
+    body = clean_body(pr.body)
     return "\n".join([*head, "body:", body or "(empty)"])
 
 

@@ -59,8 +59,13 @@ class ImpactOut(_Out):
 
 
 class RelatedOut(_Out):
-    number: int
+    number: int = Field(description="the related item's number from the facts")
     note: Text
+
+
+class RiskNoteOut(_Out):
+    item: int = Field(description="the risk's number in the facts' risk list")
+    text: Text
 
 
 class LLMAnswer(_Out):
@@ -75,7 +80,7 @@ class LLMAnswer(_Out):
     excerpt_notes: list[ExcerptNoteOut]
     discussion_highlights: list[HighlightOut]
     thread_lines: list[ThreadNoteOut]
-    risks: list[Text]
+    risks: list[RiskNoteOut]
     impact: ImpactOut
     related: list[RelatedOut]
     feed_title: Text
@@ -144,6 +149,34 @@ def _describe(name: str, exc: ValidationError) -> list[str]:
     for error in exc.errors()[:5]:
         where = ".".join(str(part) for part in (name, *error["loc"]))
         out.append(f"{where}: {error['msg']}")
+    return out
+
+
+def strict_schema(sections: tuple[SectionName, ...]) -> dict[str, Any]:
+    """The JSON schema of the answer for `sections`, in the strict subset servers accept for
+    ``response_format: json_schema`` (every property required, no other keys, no defaults)."""
+    schema = LLMAnswer.model_json_schema()
+    defs = schema.get("$defs", {})
+    wanted = [name for section in sections for name in SECTION_FIELDS[section]]
+    properties = {name: _strict(schema["properties"][name], defs) for name in wanted}
+    return {"type": "object", "properties": properties, "required": wanted, "additionalProperties": False}
+
+
+_DROPPED_KEYWORDS = frozenset({"default", "title", "minLength", "maxLength"})
+
+
+def _strict(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    # Inlined rather than $ref'd: not every server (llama.cpp's grammar, older vLLM) follows refs.
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    out = {key: value for key, value in node.items() if key not in _DROPPED_KEYWORDS}
+    if out.get("type") == "object":
+        props = {name: _strict(child, defs) for name, child in node.get("properties", {}).items()}
+        out["properties"] = props
+        out["required"] = list(props)
+        out["additionalProperties"] = False
+    elif out.get("type") == "array":
+        out["items"] = _strict(node.get("items", {}), defs)
     return out
 
 

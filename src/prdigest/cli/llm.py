@@ -1,0 +1,54 @@
+"""``prdigest llm check``: probe the configured LLM endpoint and print a one-screen diagnosis."""
+
+from __future__ import annotations
+
+import click
+
+from prdigest.errors import ConfigError, NarrationError
+
+_FORMATS = {
+    "json_schema": "JSON schema (strict): answers are constrained to the report's shape",
+    "json_object": "JSON object only (no schema): answers are checked and retried when off-shape",
+    "none": "no response_format: the JSON is extracted from plain text",
+}
+
+
+@click.group("llm")
+def llm() -> None:
+    """The LLM narrator's endpoint."""
+
+
+@llm.command("check")
+def check() -> None:
+    """Probe the endpoint: models, one tiny schema call, latency, what is supported."""
+    from prdigest.config import load_settings
+    from prdigest.narrate.llm.probe import probe
+
+    settings = load_settings()
+    config = settings.llm
+    if config is None:
+        raise ConfigError(
+            "no LLM is configured: set PRDIGEST_LLM_BASE_URL and PRDIGEST_LLM_MODEL, or [llm] base_url and model"
+        )
+    result = probe(config)
+    out = click.echo
+    out(f"endpoint        {result.base_url}")
+    out(f"model           {result.model}")
+    out(f"api key         {'set' if result.api_key_set else 'not set (fine for local servers)'}")
+    out(f"token budget    {config.token_budget:,} prompt tokens per PR; {config.max_output_tokens:,} output")
+    if result.models is not None:
+        listed = "listed" if result.model_listed else "NOT listed: check the model name"
+        shown = ", ".join(result.models[:5]) + (f" (+{len(result.models) - 5})" if len(result.models) > 5 else "")
+        out(f"models          {len(result.models)} served ({shown}); {config.model} {listed}")
+    else:
+        out(f"models          could not be listed ({result.models_error})")
+    if not result.call_ok:
+        out(f"test call       FAILED after {result.seconds:.2f}s: {result.call_error}")
+        raise NarrationError("the endpoint cannot narrate; reports use the offline narrator until it can")
+    out(f"test call       ok in {result.seconds:.2f}s; answer {'valid' if result.answer_valid else 'NOT valid JSON'}")
+    out(f"structured      {_FORMATS.get(result.response_format, result.response_format)}")
+    if result.rejected:
+        out(f"                (answered HTTP 400 to: {', '.join(result.rejected)})")
+    out(f"output limit    sent as {result.token_param}")
+    usage = {True: "reported", False: "missing: costs are estimated", None: "unknown"}[result.usage]
+    out(f"token usage     {usage}")

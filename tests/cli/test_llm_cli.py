@@ -1,0 +1,132 @@
+"""``prdigest llm check`` and Ctrl-C during LLM narration, as real processes against a local
+OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.helpers.gitrepo import GitRepoBuilder
+from tests.narrate_llm.conftest import FakeLLMServer, Scripted, completion, error
+
+REPO = "example-org/widgets"
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLMServer]:
+    pytest.importorskip("openai")
+    fake = FakeLLMServer()
+    fake.thread.start()
+    try:
+        yield fake
+    finally:
+        fake.httpd.shutdown()
+        fake.httpd.server_close()
+
+
+def env_for(server: FakeLLMServer, tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRDIGEST_", "OPENAI_"))}
+    env.update(
+        PRDIGEST_CONFIG=str(tmp_path / "none.toml"),
+        PRDIGEST_LLM_BASE_URL=server.base_url,
+        PRDIGEST_LLM_MODEL="test-model",
+        PRDIGEST_LLM_TIMEOUT="60",
+    )
+    (tmp_path / "none.toml").write_text("", encoding="utf-8")
+    env.update(extra)
+    return env
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "prdigest", *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+
+
+def test_llm_check_on_a_server_with_json_schema(server: FakeLLMServer, tmp_path: Path) -> None:
+    server.respond = lambda payload: completion(json.dumps({"ok": True, "word": "ready"}))
+    result = run(["llm", "check"], env_for(server, tmp_path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "test-model listed" in out
+    assert "test call       ok in" in out
+    assert "answer valid" in out
+    assert "JSON schema (strict)" in out
+    assert "sent as max_tokens" in out
+    assert "token usage     reported" in out
+    assert len(out.splitlines()) <= 24  # one screen
+
+
+def test_llm_check_on_a_server_without_response_format(server: FakeLLMServer, tmp_path: Path) -> None:
+    def llama(payload: dict[str, Any]) -> Scripted:
+        if "response_format" in payload:
+            return error(400, message="response_format is not supported")
+        return completion('Here you go: {"ok": true, "word": "ready"}', prompt_tokens=None, completion_tokens=None)
+
+    server.respond = llama
+    server.models = ["other-model"]
+    result = run(["llm", "check"], env_for(server, tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "NOT listed" in result.stdout
+    assert "no response_format" in result.stdout
+    assert "response_format json_schema, response_format json_object" in result.stdout
+    assert "missing: costs are estimated" in result.stdout
+
+
+def test_llm_check_on_a_failing_server(server: FakeLLMServer, tmp_path: Path) -> None:
+    server.respond = lambda payload: error(401)
+    result = run(["llm", "check"], env_for(server, tmp_path, PRDIGEST_LLM_API_KEY="sk-secret-value-123"))
+    assert result.returncode != 0
+    assert "FAILED" in result.stdout
+    assert "HTTP 401" in result.stdout
+    assert "sk-secret-value-123" not in result.stdout + result.stderr
+
+
+def test_ctrl_c_cancels_calls_in_flight_and_exits_130(server: FakeLLMServer, tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# widgets\n"}, "Initial commit")
+    for n in range(1, 5):
+        repo.squash_pr(n, f"Change {n}", {f"widgets/m{n}.py": f"x = {n}\n"})
+    db = tmp_path / "db.sqlite"
+    env = env_for(server, tmp_path, PRDIGEST_LLM_CONCURRENCY="2")
+    synced = run(["sync", "git", str(repo.path), "--repo", REPO, "--db", str(db)], env)
+    assert synced.returncode == 0, synced.stderr
+    server.respond = lambda payload: Scripted(body={}, delay=8.0)  # far slower than the 1 s allowed
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "prdigest", "feed", REPO, "--db", str(db)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(server.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(server.requests) >= 2, "the calls never started"
+        process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        code = process.wait(timeout=10)
+        elapsed = time.monotonic() - started
+    finally:
+        if process.poll() is None:
+            process.kill()
+    _out, err = process.communicate()
+    assert code == 130, err
+    assert elapsed < 1.0
+    assert "Interrupted" in err
+    # A cancelled call is no failure: nothing was stored as a fallback to back off from.
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT count(*) FROM narratives WHERE cache_key LIKE '%:fallback'").fetchone()
+    assert rows[0] == 0
