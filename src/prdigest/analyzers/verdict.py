@@ -23,6 +23,10 @@ Positive reasons (weight):
     size                source lines changed: 20-800 → 0.5; more → 1.0
     risk                tag severities: high 1.0, medium 0.5, low 0.1, capped at 1.5
     discussion          substantive human threads: 0.5 each, capped at 1.5
+Stated, weight 0:
+    incomplete-data     the file list is partial or unknown (shallow-clone cut, GitHub listing
+                        missing or cut): the verdict rests on what was seen, and the size, docs-only
+                        and bump-only judgements, which need every file, are not made
 Negative reasons:
     docs-only -2.0, typo -1.5 (title says typo/spelling/grammar), bump-only -1.0 (only version
     bumps, no discussion), bot-authored -2.0, trivial-size -0.5 (under 5 changed lines).
@@ -34,6 +38,7 @@ import re
 from typing import Protocol
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
@@ -56,7 +61,7 @@ from prdigest.models.facts import (
     VerdictLevel,
     VerdictReason,
 )
-from prdigest.models.pullrequest import PullRequest
+from prdigest.models.pullrequest import IncompleteReason, PullRequest
 
 READ_IN_DEPTH = 4.5
 QUICK_READ = 1.5
@@ -143,6 +148,9 @@ REASON_TEMPLATES = frozenset(
         "bump-only.changes",
         "bot-authored.author",
         "trivial-size.lines",
+        "incomplete-data.shallow-clone-boundary",
+        "incomplete-data.file-list-missing",
+        "incomplete-data.file-list-truncated",
     }
 )
 _SEVERITY_WEIGHT = {"high": 1.0, "medium": 0.5, "low": 0.1}
@@ -180,7 +188,11 @@ def judge(
         template = "hot-path.review" if perf_threads else "hot-path.words"
         detail = "performance-sensitive change" + (" with perf review" if perf_threads else "")
         add("hot-path", detail, 1.0, Evidence(template=template, params={"words": words[:3]}))
-    _size(pr, files, add)
+    known = file_list_state(pr) == "complete"
+    if known:
+        _size(pr, files, add)
+    else:
+        _incomplete(pr, add)
     risk_weight = min(1.5, sum(_SEVERITY_WEIGHT[t.severity] for t in risks.tags))
     if risk_weight > 0:
         ids = [t.tag for t in risks.tags]
@@ -193,7 +205,7 @@ def judge(
             min(1.5, 0.5 * len(human)),
             Evidence(template="discussion.threads", params={"count": str(len(human))}),
         )
-    _negatives(pr, files, deps, discussion, add)
+    _negatives(pr, files if known else None, deps, discussion, add)
 
     score = round(sum(r.weight for r in reasons), 2)
     level = (
@@ -386,17 +398,31 @@ def _size(pr: PullRequest, files: FilesFacts, add: _Add) -> None:
         )
 
 
+def _incomplete(pr: PullRequest, add: _Add) -> None:
+    """Say that the file list is partial or unknown, and why: the verdict rests on what was seen."""
+    if IncompleteReason.SHALLOW_BOUNDARY.value in pr.incomplete:
+        template, detail = "incomplete-data.shallow-clone-boundary", "file list unknown: shallow clone boundary"
+    elif pr.files:
+        template, detail = "incomplete-data.file-list-truncated", "file list truncated by the source"
+    else:
+        template, detail = "incomplete-data.file-list-missing", "file list missing from the source"
+    params: EvidenceParams = {"listed": str(len(pr.files)), "expected": str(pr.changed_files_count or "")}
+    add("incomplete-data", detail, 0.0, Evidence(template=template, params=params))
+
+
 def _negatives(
-    pr: PullRequest, files: FilesFacts, deps: DependenciesFacts, discussion: DiscussionFacts, add: _Add
+    pr: PullRequest, files: FilesFacts | None, deps: DependenciesFacts, discussion: DiscussionFacts, add: _Add
 ) -> None:
-    if files.files and all(f.category == "docs" for f in files.files):
+    """The reasons against reading; `files` is None when the file list is not complete, and
+    then nothing that needs every file (docs-only, bump-only) is claimed."""
+    if files is not None and files.files and all(f.category == "docs" for f in files.files):
         add("docs-only", "only documentation changed", -2.0, Evidence(template="docs-only.files"))
     if _TYPO.search(pr.title):
         title = pr.title[:80]
         add("typo", f"title: {title}", -1.5, Evidence(template="typo.title", params={"title": title}))
     kinds = {k for c in deps.changes for k in c.kinds}
-    non_dep = [f for f in files.files if f.type not in ("configuration", "dependency-wiring")]
-    if deps.changes and kinds <= _BUMP_KINDS and not non_dep and not discussion.threads:
+    non_dep = [f for f in files.files if f.type not in ("configuration", "dependency-wiring")] if files else []
+    if files is not None and deps.changes and kinds <= _BUMP_KINDS and not non_dep and not discussion.threads:
         add("bump-only", "only version bumps, no discussion", -1.0, Evidence(template="bump-only.changes"))
     if pr.author and is_bot(pr.author):
         author = Evidence(template="bot-authored.author", params={"author": pr.author})
@@ -424,7 +450,9 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
 
 ANALYZER = Analyzer(
     name="verdict",
-    version="4",  # v4: checklist items with the author's specifics are read; Markdown links read as text
+    # v4: checklist items with the author's specifics are read; Markdown links read as text
+    # v5: a partial or unknown file list is stated (incomplete-data), and no size judgement rests on it
+    version="5",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion", "risks"),
 )
