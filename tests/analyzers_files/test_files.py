@@ -64,7 +64,7 @@ def test_vllm_like_classification(analyze: Analyze) -> None:
     files = _by_path(analyze(*_vllm_like_pr()))
     expected = {
         "vllm/model_executor/layers/quantization/humming.py": ("source", "core-logic", "quantization", "python"),
-        "setup.py": ("source", "core-logic", "build script", "python"),
+        "setup.py": ("config", "configuration", "build config", "python"),
         "docker/Dockerfile": ("infra", "infrastructure", "Docker", "dockerfile"),
         "requirements/cuda.txt": ("config", "configuration", "dependency config", "pip-requirements"),
         "csrc/quantization/gptq/q_gemm.cu": ("source", "core-logic", "kernels", "cuda"),
