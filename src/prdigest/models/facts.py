@@ -235,6 +235,9 @@ class DiscussionThread(_Fact):
     participants: list[str] = Field(default_factory=list)
     quotes: list[Quote] = Field(default_factory=list)
     automated: bool = False  # opened by a code-review bot with a substantive point
+    # The code the opening comment proposes in a GitHub suggestion block ("" = delete the
+    # lines), None when it proposes none. For a suggestion-only comment it is the point.
+    suggestion: str | None = None
 
 
 class DiscussionFacts(_Fact):
