@@ -91,7 +91,8 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append(_item(lab, lab.field("url"), inline(h.url)))
     if report.coverage.notes:
         # Before any claim: what the source could not see, so no "none" below is read as proven.
-        lines.append(_item(lab, lab.field("data_gaps"), inline(" ".join(report.coverage.notes))))
+        lines.append(f"- {lab.field('data_gaps')}{lab.text('colon').rstrip()}")
+        lines.extend(f"  - {inline(note)}" for note in report.coverage.notes)
     lines += ["", "---", "", f"# {lab.heading('summary')}", ""]
     lines.append(_item(lab, lab.heading("one_line"), inline(report.summary.one_line)))
     lines.append(_item(lab, lab.heading("recommendation"), inline(report.summary.recommendation)))

@@ -99,7 +99,8 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
         steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
     spare = MAX_STEPS[length] - 1 - sum(shares.values())
     if length == "full" and spare > 0:
-        merges = [c for c in pr.commits if c.subject.lower().startswith("merge")]
+        # The PR's own merge commit (all a source may know of a merge PR's commits) merged no base.
+        merges = [c for c in pr.commits if c.subject.lower().startswith("merge") and c.sha != pr.merge_commit_sha]
         if merges:
             shas = ph.join([m.sha[:8] for m in merges[:4]])
             steps.append(

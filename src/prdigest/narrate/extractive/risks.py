@@ -52,10 +52,10 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     (every tag is still listed in the report's risk tags)."""
     ranked = sorted(enumerate(_ranked_bullets(facts, ph)), key=lambda item: (item[1][0], item[0]))
     shown = [text for _, (_, text) in ranked[: MAX_RISKS[length]]]
+    cut = len(ranked) - len(shown)
     if not files_known(facts):
         # First, so it is never cut: the risks of the files nobody saw are unknown.
         shown.insert(0, ph.labels.text("risks_file_list_incomplete"))
-    cut = len(ranked) - len(shown)
     if cut:
         shown.append(ph.sentence(ph.say("risks", "more", count=cut)))
     return shown
