@@ -185,7 +185,9 @@ def shallow_db(tmp_path_factory: pytest.TempPathFactory, run_cli: Cli) -> Path:
     repo.squash_pr(3, "Latest change", {"src/pkg/m2.py": "def f2():\n    return 20\n"}, body="Tweak f2.")
     clone = root / "clone"
     subprocess.run(["git", "clone", "--quiet", "--depth=2", f"file://{repo.path}", str(clone)], check=True)
-    subprocess.run(["git", "-C", str(clone), "remote", "set-url", "origin", f"git@github.com:{SHALLOW_REPO}.git"], check=True)
+    subprocess.run(
+        ["git", "-C", str(clone), "remote", "set-url", "origin", f"git@github.com:{SHALLOW_REPO}.git"], check=True
+    )
     db = root / "shallow.db"
     run_cli("sync", "git", clone, "--db", db)
     run_cli("analyze", "--db", db)
@@ -243,5 +245,7 @@ def test_reports_of_the_shallow_pr_say_the_file_list_is_unavailable(
 def test_the_feed_says_the_shallow_pr_verdict_rests_on_its_words_alone(run_cli: Cli, shallow_db: Path) -> None:
     for lang, phrase in (("en", "file list is not available"), ("zh", "文件列表不可得")):
         for fmt in ("md", "json", "html", "atom"):
-            out = str(run_cli("feed", SHALLOW_REPO, "--lang", lang, "--format", fmt, "--no-llm", "--db", shallow_db).stdout)
+            out = str(
+                run_cli("feed", SHALLOW_REPO, "--lang", lang, "--format", fmt, "--no-llm", "--db", shallow_db).stdout
+            )
             assert phrase in out, (lang, fmt)
