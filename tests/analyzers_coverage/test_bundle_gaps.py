@@ -225,11 +225,13 @@ def test_html_and_entities_never_reach_quotes(run_cli: Cli, bundle_db: Path) -> 
     for lang in ("en", "zh"):
         for length in ("full", "brief"):
             text = _md(run_cli, TALK, bundle_db, lang, length)
-            assert "<a href" not in text and "&amp;" not in text, text
+            assert "<a href" not in text, text
+            assert "&amp;" not in text, text
             page = str(
                 run_cli(
                     "report", f"{REPO}#{TALK}", "--lang", lang, "--format", "html", "--no-llm", "--db", bundle_db
                 ).stdout
             )
-            assert "&amp;amp;" not in page and "&lt;a href" not in page
+            assert "&amp;amp;" not in page
+            assert "&lt;a href" not in page
     assert "the design notes & the R&D log" in _md(run_cli, TALK, bundle_db, "en")
