@@ -64,7 +64,7 @@ def test_vllm_like_classification(analyze: Analyze) -> None:
     files = _by_path(analyze(*_vllm_like_pr()))
     expected = {
         "vllm/model_executor/layers/quantization/humming.py": ("source", "core-logic", "quantization", "python"),
-        "setup.py": ("source", "core-logic", "build script", "python"),
+        "setup.py": ("config", "configuration", "build config", "python"),
         "docker/Dockerfile": ("infra", "infrastructure", "Docker", "dockerfile"),
         "requirements/cuda.txt": ("config", "configuration", "dependency config", "pip-requirements"),
         "csrc/quantization/gptq/q_gemm.cu": ("source", "core-logic", "kernels", "cuda"),
@@ -218,3 +218,27 @@ def test_glob_semantics() -> None:
     assert rules.classify("a/b/m.py").module != "one level"
     assert rules.classify("b/c/d/e.txt").module == "deep"
     assert rules.classify("deep/y.cfg").module == "braces"  # no "/": matches the file name anywhere
+
+
+def test_examples_setup_py_and_every_ci_definition_are_classified_as_what_they_are(analyze: Analyze) -> None:
+    ci = [
+        "Jenkinsfile",
+        "ci/Jenkinsfile.gpu",
+        ".jenkins/pipeline.groovy",
+        ".gitlab-ci.yml",
+        "azure-pipelines.yml",
+        ".circleci/config.yml",
+        ".buildkite/pipeline.yml",
+        "appveyor.yml",
+    ]
+    examples = ["examples/serve/app.py", "example/run.py", "samples/basic.py", "demo/main.py", "pkg/examples/x.py"]
+    changes = [FileChange(path=p, additions=1) for p in [*ci, *examples, "setup.py"]]
+    facts = analyze(*changes, repository="acme/widgets")
+    files = _by_path(facts)
+    for path in ci:
+        assert (files[path].category, files[path].module) == ("config", "CI config"), path
+    assert facts.tests_ci.ci_files == ci
+    for path in examples:
+        assert (files[path].category, files[path].type, files[path].module) == ("example", "example", "examples"), path
+    assert (files["setup.py"].category, files["setup.py"].type) == ("config", "configuration")
+    assert not facts.tests_ci.source_changed  # nothing here is the project's own logic

@@ -28,6 +28,7 @@ def test_default_registry_orders_all_analyzers() -> None:
     registry = default_registry()
     names = [a.name for a in registry.ordered()]
     assert set(names) == {
+        "coverage",
         "files",
         "tests_ci",
         "dependencies",

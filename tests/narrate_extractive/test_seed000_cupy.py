@@ -111,7 +111,7 @@ def test_verdict_first_then_why(seeds: Any) -> None:
     assert zh.feed_paragraph.startswith("值得速览。做出了一项依赖决策：cupy-cuda13x 由 `<14.1.0` 改为 `!=14.1.0`")
     assert "上限改为精确排除" in zh.feed_paragraph
     assert en.feed_paragraph.startswith(
-        "Worth a quick read. It shows a dependency-governance practice: cupy-cuda13x goes from `<14.1.0` to `!=14.1.0`"
+        "Worth a quick read. It makes a dependency decision: cupy-cuda13x goes from `<14.1.0` to `!=14.1.0`"
     )
     # A bare "root cause" mention is not sold as a debugging lesson.
     assert "root cause" not in zh.feed_paragraph

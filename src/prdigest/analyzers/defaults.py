@@ -9,6 +9,7 @@ from prdigest.errors import AnalysisError
 
 # Module names, not objects: each module exposes a module-level ``ANALYZER``.
 DEFAULT_ANALYZER_MODULES: tuple[str, ...] = (
+    "prdigest.analyzers.coverage",
     "prdigest.analyzers.files",
     "prdigest.analyzers.tests_ci",
     "prdigest.analyzers.dependencies",

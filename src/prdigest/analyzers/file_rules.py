@@ -9,9 +9,9 @@ are put in front of the defaults, so they win::
     [[rule]]                      # any number, tried in order
     pattern = "vllm/v1/core/**"   # glob on the path; required
     module = "v1 engine core"     # each of these is optional:
-    category = "source"           #   source | test | config | infra | docs | other
+    category = "source"           #   source | test | config | infra | docs | example | other
     type = "core-logic"           #   core-logic | configuration | infrastructure |
-                                  #   dependency-wiring | test | docs
+                                  #   dependency-wiring | test | docs | example
     language = "python"
     generated = false             # true for generated / vendored / lock files
 

@@ -12,6 +12,7 @@ pre-commit") is boilerplate, an item carrying the author's specifics ("838 passe
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import urlsplit
 
@@ -123,7 +124,9 @@ def plain_inline(text: str, repository: str | None = None) -> str:
         if rendered == text:
             break
         text = rendered
-    return strip_emphasis(text)
+    # Entities read as what they stand for (`&amp;` is "&"); decoded after the tags are gone,
+    # so `&lt;b&gt;` stays the literal text it was written as.
+    return strip_emphasis(html.unescape(text) if "&" in text else text)
 
 
 # Phrases of contribution templates' checklists (GitHub's default, vLLM's, FlashInfer's,
@@ -161,6 +164,9 @@ _LINE_MARKERS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|(?:[-*+]|\d+[.)])\s+(?:\[[ xX
 _CUT_LINK = re.compile(r"\[(?P<text>[^\[\]]*)\]\([^)\s]*$")  # "[#12](https://github.co…" at a cut
 _STRAY_TARGET = re.compile(r"\]\(https?://[^)\s]*\)?")  # "…ation](https://…)" at a cut
 _STRAY_BOLD = re.compile(r"\*\*")
+# An HTML tag cut by the excerpt's end ("<a href=\"https://gith…") or start ("…ef=\"x\">text").
+_CUT_TAG_END = re.compile(rf"</?(?:{_HTML_TAG_NAMES})\b[^<>]*$", re.IGNORECASE)
+_CUT_TAG_START = re.compile(r"^…?[^<>\s]*(?:\s+[\w-]+=(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s<>]*))*\s*/?>")
 
 
 def plain_excerpt(text: str, repository: str | None = None) -> str:
@@ -169,5 +175,8 @@ def plain_excerpt(text: str, repository: str | None = None) -> str:
     lines = [_LINE_MARKERS.sub("", line) for line in text.replace("\r\n", "\n").split("\n")]
     joined = " ".join(line.strip() for line in lines if line.strip())
     joined = _CUT_LINK.sub(lambda m: m.group("text") + "…", joined)
+    joined = _CUT_TAG_END.sub("…", joined)
+    if joined.startswith("…") and ">" in joined[:200] and "<" not in joined[: joined.index(">")]:
+        joined = _CUT_TAG_START.sub("…", joined, count=1)
     joined = _STRAY_TARGET.sub("", plain_inline(joined, repository))
     return " ".join(_STRAY_BOLD.sub("", joined).split())

@@ -272,7 +272,7 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
                 {**params, "kinds": shown},
                 f"{text} ({', '.join(shown)})",
             )
-            if not tests.tests_changed:
+            if not tests.tests_changed and tests.files_known:
                 found.add(
                     "missing-regression-test",
                     "missing-regression-test.dependency",

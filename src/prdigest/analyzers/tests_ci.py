@@ -1,6 +1,7 @@
 """The ``tests_ci`` analyzer: were tests changed with the source, and which CI jobs were touched.
 
-A file is a test by its ``files`` category, source when its category is ``source`` (not
+A file is a test by its ``files`` category (a deleted test is listed apart: it is no test
+"updated alongside the change"), source when its category is ``source`` (not
 generated), CI when it matches the rules' ``ci_paths``. CI job names are read from changed
 YAML: for each changed line, the enclosing YAML keys are found by indentation (in the file
 contents when the record has them, else in the hunk with its header line), then
@@ -22,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
 from prdigest.diff import Hunk, file_diff
@@ -247,7 +249,10 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     rules = rules_for(ctx.rules)
     by_path = {change.path: change for change in pr.files}
     relevant = [f for f in files.files if not f.generated]
-    test_files = [f.path for f in relevant if f.category == "test" or f.type == "test"]
+    tests = [f for f in relevant if f.category == "test" or f.type == "test"]
+    test_files = [f.path for f in tests if f.status != "removed"]
+    removed_tests = [f.path for f in tests if f.status == "removed"]
+    files_known = file_list_state(pr) == "complete"
     source_changed = any(f.category == "source" and f.type == "core-logic" for f in relevant)
     ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
     jobs: list[str] = []
@@ -259,7 +264,9 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         source_changed=source_changed,
         tests_changed=bool(test_files),
         test_files=test_files,
-        missing_tests=source_changed and not test_files,
+        removed_test_files=removed_tests,
+        missing_tests=source_changed and not test_files and files_known,
+        files_known=files_known,
         ci_changed=bool(ci_files),
         ci_files=ci_files,
         ci_jobs=jobs,
@@ -267,4 +274,5 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     )
 
 
-ANALYZER = Analyzer(name="tests_ci", version="2", run=analyze_tests_ci, requires=("files",))
+# v3: deleted tests are told apart (removed_test_files); no "missing tests" on a partial file list.
+ANALYZER = Analyzer(name="tests_ci", version="3", run=analyze_tests_ci, requires=("files",))

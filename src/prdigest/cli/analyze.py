@@ -103,6 +103,7 @@ def _load_versions_file(source: str) -> dict[str, list[str]]:
 def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     """Show the facts known about one pull request (analyzing it first if needed)."""
     from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
+    from prdigest.facts_view.gaps import gap_notes
     from prdigest.pipeline.analyze import ensure_facts
     from prdigest.words import labels
 
@@ -117,7 +118,9 @@ def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     _say(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
     for reason in result.verdict.reasons:
         _say(f"  - {reason.code}: {reason_text(reason, lab, labels_of_tags) or reason.detail}")
-    _say(f"files: {result.files.total_files}  modules: {', '.join(result.files.modules) or '-'}")
+    listed = len(result.files.files)
+    count = str(result.files.total_files) if result.coverage.files_known else f"{listed} listed, list incomplete"
+    _say(f"files: {count}  modules: {', '.join(result.files.modules) or '-'}")
     for item in result.files.files:
         if item.is_key:
             _say(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {key_reason(item, lab)}")
@@ -135,11 +138,17 @@ def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     for finding in result.dependencies.findings:
         _say(f"dependency finding ({finding.kind}): {finding.detail}")
     tests = result.tests_ci
+    # On a partial file list, "no" would be a claim about files nobody saw.
+    unseen = "unknown (file list incomplete)" if not tests.files_known else "no"
     _say(
-        f"tests changed: {'yes' if tests.tests_changed else 'no'}"
+        f"tests changed: {'yes' if tests.tests_changed else unseen}"
         f"{' (source changed without tests)' if tests.missing_tests else ''}; "
-        f"CI changed: {'yes' if tests.ci_changed else 'no'}"
+        f"CI changed: {'yes' if tests.ci_changed else unseen}"
     )
+    if tests.removed_test_files:
+        _say(f"tests deleted: {', '.join(tests.removed_test_files)}")
+    for note in gap_notes(result, lab):
+        _say(f"data gap: {note}")
     for ref_fact in result.references.references:
         _say(f"reference {ref_fact.repository}#{ref_fact.number}: {ref_fact.relation} ({ref_fact.where})")
     for thread in result.discussion.threads:

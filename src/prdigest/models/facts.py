@@ -37,8 +37,8 @@ class Evidence(_Fact):
 
 # --- files -----------------------------------------------------------------------------
 
-FileCategory = Literal["source", "test", "config", "infra", "docs", "other"]
-FileType = Literal["core-logic", "configuration", "infrastructure", "dependency-wiring", "test", "docs"]
+FileCategory = Literal["source", "test", "config", "infra", "docs", "example", "other"]
+FileType = Literal["core-logic", "configuration", "infrastructure", "dependency-wiring", "test", "docs", "example"]
 
 
 class FileFact(_Fact):
@@ -157,8 +157,13 @@ class DependenciesFacts(_Fact):
 class TestsCIFacts(_Fact):
     source_changed: bool = False
     tests_changed: bool = False
-    test_files: list[str] = Field(default_factory=list)
-    missing_tests: bool = False  # source changed, no test changed
+    test_files: list[str] = Field(default_factory=list)  # tests added, modified or renamed
+    # Tests deleted by the PR: a deletion is not a test "updated alongside the change".
+    removed_test_files: list[str] = Field(default_factory=list)
+    missing_tests: bool = False  # source changed, no test added or updated (never said on a partial file list)
+    # False when the file list is partial or unknown (see `CoverageFacts`): "no test changed"
+    # would rest on files nobody saw.
+    files_known: bool = True
     ci_changed: bool = False
     ci_files: list[str] = Field(default_factory=list)
     ci_jobs: list[str] = Field(default_factory=list)  # job names / patterns touched
@@ -300,6 +305,9 @@ class DiscussionThread(_Fact):
     participants: list[str] = Field(default_factory=list)
     quotes: list[Quote] = Field(default_factory=list)
     automated: bool = False  # opened by a code-review bot with a substantive point
+    # The code the opening comment proposes in a GitHub suggestion block ("" = delete the
+    # lines), None when it proposes none. For a suggestion-only comment it is the point.
+    suggestion: str | None = None
 
 
 class DiscussionFacts(_Fact):
@@ -356,6 +364,37 @@ class VerdictFacts(_Fact):
     reasons: list[VerdictReason] = Field(default_factory=list)
 
 
+# --- what the source could see ------------------------------------------------------------
+
+# Why part of a PR is unknown: the codes of `prdigest.models.pullrequest.IncompleteReason`,
+# plus the file-list gaps told apart by the coverage analyzer.
+GapCode = Literal[
+    "shallow-clone-boundary",
+    "shallow-clone-commits",
+    "file-list-truncated",
+    "file-list-missing",
+]
+FileListState = Literal["complete", "partial", "unknown"]
+
+
+class CoverageFacts(_Fact):
+    """What the source could see of this PR. What was never fetched is unknown, not absent:
+    renderers say "not available" rather than "none" when a part is missing."""
+
+    # False when the source holds no review data at all (a git clone): no review, review
+    # comment or conversation comment was ever fetched, so none can be said to be absent.
+    review_data: bool = True
+    file_list: FileListState = "complete"
+    files_listed: int = 0
+    files_expected: int | None = None  # what the source says the PR changed, when it says
+    gaps: list[GapCode] = Field(default_factory=list)
+
+    @property
+    def files_known(self) -> bool:
+        """True when claims about what the PR does not touch may rest on the file list."""
+        return self.file_list == "complete"
+
+
 # --- the whole -------------------------------------------------------------------------
 
 
@@ -378,3 +417,4 @@ class Facts(_Fact):
     # Filled by the cross-PR pass (pipeline/lineage.py) once every PR is analyzed: what later
     # (or earlier) PRs did to this one. Left out of the JSON while empty.
     lineage: LineageFacts = Field(default_factory=LineageFacts, exclude_if=lambda value: value.is_empty())
+    coverage: CoverageFacts = Field(default_factory=CoverageFacts)

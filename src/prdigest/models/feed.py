@@ -33,6 +33,9 @@ class FeedItem(PrintablePart):
     paragraph: str = Field(description="opens with the verdict label, then says why")
     one_line: str = ""
     narrator: NarratorName = "extractive"
+    gaps: list[str] = Field(
+        default_factory=list, description="what the source could not see (file list, review data), as sentences"
+    )
 
     @property
     def when(self) -> datetime | None:

@@ -102,7 +102,12 @@ class ThreadLine(PrintablePart):
 
 
 class Discussion(PrintablePart):
-    overview: str = Field(description="counts stated plainly: review comments, bot notices, approvals")
+    overview: str = Field(
+        description="counts said plainly (review comments, bot notices, approvals), or that review data is unavailable"
+    )
+    review_data: bool = Field(
+        default=True, description="false when the source holds no review data: the counts are unknown, not zero"
+    )
     highlights: list[Highlight] = Field(default_factory=list)
     threads: list[ThreadLine] = Field(default_factory=list)
     review_comment_count: int = 0
@@ -141,6 +146,15 @@ class RelatedItem(PrintablePart):
     target_label: str = ""  # "PR #12", "Issue #12", "o/r#12": how the target is named
 
 
+class Coverage(PrintablePart):
+    """What the source could not see. A claim that something is absent never rests on a gap."""
+
+    review_data: bool = Field(default=True, description="false when the source holds no review data (a git history)")
+    file_list: str = Field(default="complete", description="complete | partial | unknown")
+    gaps: list[str] = Field(default_factory=list, description="gap codes: file-list-missing, ...")
+    notes: list[str] = Field(default_factory=list, description="each gap as a sentence in the output language")
+
+
 class Verdict(PrintablePart):
     level: VerdictName
     label: str
@@ -167,6 +181,7 @@ class Report(PrintablePart):
     lang: Lang
     length: Length
     header: Header
+    coverage: Coverage = Field(default_factory=Coverage)
     summary: Summary
     motivation: str
     implementation: list[Step] = Field(default_factory=list)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
+from prdigest.facts_view.gaps import gap_notes, review_data_available
 from prdigest.facts_view.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import (
+    Coverage,
     Discussion,
     Header,
     Highlight,
@@ -50,6 +52,12 @@ def build_report(
             created_at=pr.created_at,
             merged_at=pr.merged_at,
             url=pr.url,
+        ),
+        coverage=Coverage(
+            review_data=review_data_available(facts),
+            file_list=facts.coverage.file_list,
+            gaps=[*facts.coverage.gaps, *([] if review_data_available(facts) else ["review-data-unavailable"])],
+            notes=gap_notes(facts, lab),
         ),
         summary=Summary(one_line=narrative.one_line, recommendation=narrative.recommendation),
         motivation=narrative.motivation,
@@ -104,6 +112,7 @@ def build_report(
                 )
                 for t in narrative.thread_lines
             ],
+            review_data=review_data_available(facts),
             review_comment_count=facts.discussion.review_comment_count,
             conversation_comment_count=facts.discussion.conversation_comment_count,
             bot_notice_count=facts.discussion.bot_notice_count,
@@ -159,7 +168,10 @@ def build_report(
 
 
 def discussion_overview(facts: Facts, lab: Labels) -> str:
-    """The discussion's counts in plain words: no review comments is said, not implied."""
+    """The discussion's counts in plain words: no review comments is said, not implied; and
+    when the source holds no review data, that is said instead of any count."""
+    if not review_data_available(facts):
+        return lab.text("review_data_unavailable") + lab.tables["text"]["end"]
     d = facts.discussion
     parts = []
     if d.review_comment_count == 0:

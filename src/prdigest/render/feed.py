@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
+from prdigest.facts_view.gaps import file_gap_notes, gap_notes
 from prdigest.models.facts import Facts
 from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Narrative
@@ -21,6 +22,11 @@ def feed_item(
     paragraph = " ".join(narrative.feed_paragraph.split())
     if not paragraph.startswith(label):
         paragraph = f"{label}{lab.text('verdict_stop')}{paragraph}".strip()
+    # A verdict on a partial file list says so, whichever narrator wrote the paragraph (the
+    # extractive one says it among its reasons).
+    if narrative.narrator != "extractive":
+        notes = file_gap_notes(facts, catalog.labels(lang))
+        paragraph = catalog.phrases(lang).sentences([paragraph, *notes]) if notes else paragraph
     return FeedItem(
         repository=pr.repository,
         number=pr.number,
@@ -36,6 +42,7 @@ def feed_item(
         paragraph=paragraph,
         one_line=narrative.one_line,
         narrator=narrative.narrator,
+        gaps=gap_notes(facts, lab),
     )
 
 

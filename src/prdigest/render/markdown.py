@@ -89,6 +89,10 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
     if h.url:
         lines.append(_item(lab, lab.field("url"), inline(h.url)))
+    if report.coverage.notes:
+        # Before any claim: what the source could not see, so no "none" below is read as proven.
+        lines.append(f"- {lab.field('data_gaps')}{lab.text('colon').rstrip()}")
+        lines.extend(f"  - {inline(note)}" for note in report.coverage.notes)
     lines += ["", "---", "", f"# {lab.heading('summary')}", ""]
     lines.append(_item(lab, lab.heading("one_line"), inline(report.summary.one_line)))
     lines.append(_item(lab, lab.heading("recommendation"), inline(report.summary.recommendation)))
@@ -139,7 +143,7 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append("")
     lines += [f"# {lab.heading('risks_impact')}", ""]
     lines.append(f"- {lab.heading('risks')}{lab.text('colon').rstrip()}")
-    for risk in report.risks.risks or [lab.text("no_risks")]:
+    for risk in report.risks.risks or [_no_risks(report, lab)]:
         lines.append(f"  - {inline(risk)}")
     lines.append(f"- {lab.heading('impact')}{lab.text('colon').rstrip()}")
     impact = report.risks.impact
@@ -163,6 +167,11 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append("")
         lines.append(f"{lab.heading('omitted')}{lab.text('colon')}{inline(omitted)}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _no_risks(report: Report, lab: Labels) -> str:
+    """What an empty risk list means: nothing found, or nothing could be found on a partial file list."""
+    return lab.text("no_risks" if report.coverage.file_list == "complete" else "risks_file_list_incomplete")
 
 
 def _narrator_line(report: Report, lab: Labels) -> str:

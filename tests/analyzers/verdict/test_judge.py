@@ -157,7 +157,7 @@ def test_incomplete_data_is_never_read_in_depth() -> None:
     )
     facts = run_all(pr, default_registry(), AnalysisContext())
     assert facts.verdict.level is not VerdictLevel.READ_IN_DEPTH
-    assert "incomplete" in _codes(facts)
+    assert "incomplete-data" in _codes(facts)
 
 
 def test_the_verdict_is_deterministic() -> None:

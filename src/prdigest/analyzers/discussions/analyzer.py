@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.discussions.bots import is_bot, is_bot_notice, is_code_review_bot, is_trivial
-from prdigest.analyzers.discussions.classify import classify_kind, quote_of, topic_of
+from prdigest.analyzers.discussions.classify import classify_kind, quote_of, suggestion_of, topic_of
 from prdigest.analyzers.discussions.grouping import (
     CommentGroup,
     group_conversation,
@@ -57,7 +57,7 @@ def _opener_index(group: CommentGroup) -> tuple[int, bool] | None:
             if is_code_review_bot(comment.author) and _substantive_bot_point(comment.body):
                 return index, True
             continue
-        if not is_trivial(comment.body):
+        if not is_trivial(comment.body) or suggestion_of(comment.body) is not None:
             return index, False
     return None
 
@@ -125,6 +125,7 @@ def _thread_from_group(group: CommentGroup, pr: PullRequest, origin: str, tally:
         participants=people,
         quotes=_quotes(group, opener, pr),
         automated=automated,
+        suggestion=suggestion_of(opener.body),
     )
 
 
@@ -147,6 +148,7 @@ def _review_thread(review: Review, pr: PullRequest) -> DiscussionThread:
         origin="review",
         participants=[review.author],
         quotes=[Quote(author=review.author, text=quote_of(review.body))],
+        suggestion=suggestion_of(review.body),
     )
 
 
@@ -186,7 +188,7 @@ def analyze_discussion(pr: PullRequest) -> DiscussionFacts:
 
     # A review body that repeats its author's own line or conversation comment (GitHub's
     # "single comment" reviews, pasted summaries) is that thread again, not a new point.
-    opened = {(t.quotes[0].author, t.quotes[0].text) for _, _, t in threads if t.quotes}
+    opened = {(t.quotes[0].author, t.quotes[0].text, t.suggestion) for _, _, t in threads if t.quotes}
     approvals: list[str] = []
     changes_requested: list[str] = []
     for review in pr.reviews:
@@ -197,9 +199,12 @@ def analyze_discussion(pr: PullRequest) -> DiscussionFacts:
             approvals.append(review.author)
         if review.state.upper() == "CHANGES_REQUESTED" and review.author not in changes_requested:
             changes_requested.append(review.author)
-        if not is_trivial(review.body) and (review.author, quote_of(review.body)) not in opened:
+        said = (review.author, quote_of(review.body), suggestion_of(review.body))
+        has_point = not is_trivial(review.body) or suggestion_of(review.body) is not None
+        if has_point and said not in opened:
             when = timestamp(review.submitted_at) if review.submitted_at else float("inf")
             add(_review_thread(review, pr), when)
+            opened.add(said)  # the same body submitted again by its reviewer is one point
 
     participants = _unique(
         [c.author for t in pr.review_threads for c in t.comments if not _bot(c)]
@@ -224,4 +229,6 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DiscussionFacts:
 
 # v2: review bodies repeating their author's comment are not threads again; link targets with
 # parentheses and closed <script>/<style> elements no longer leave code or ")" in quotes.
-ANALYZER = Analyzer(name="discussion", version="2", run=_run, requires=())
+# v3: suggestion blocks kept (DiscussionThread.suggestion); a reviewer's repeated body counts
+# once; HTML entities decoded in quotes and topics.
+ANALYZER = Analyzer(name="discussion", version="3", run=_run, requires=())

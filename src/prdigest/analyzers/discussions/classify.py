@@ -7,6 +7,7 @@ question with no other signal is "question".
 
 from __future__ import annotations
 
+import html
 import re
 
 from prdigest.analyzers.pr_text import shorten
@@ -71,6 +72,12 @@ def classify_kind(first: str, replies: list[str] | None = None) -> ThreadKind:
 _TARGET = r"\((?:[^()\s]|\([^()\s]{0,200}\)){0,1000}\)"
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]" + _TARGET)
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+# A GitHub suggestion: a fenced block whose info string is "suggestion"; its content is the
+# code the reviewer proposes for the commented lines (empty: delete them).
+_SUGGESTION = re.compile(
+    r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[ \t]*suggestion\b[^\n]*\n(?P<code>.*?)^[ \t]{0,3}(?P=fence)[ \t]*$", re.M | re.S
+)
+_SUGGESTION_LINES = 6
 # Closed script and style elements are code, not prose: their content goes with the tags
 # (an unclosed `<script>` is usually prose naming the tag, so only the tag goes).
 _SCRIPT = re.compile(r"<(script|style)\b[^>\n]{0,200}>.{0,2000}?</\1\s*>", re.I | re.S)
@@ -92,7 +99,20 @@ def clean_markup(text: str, drop_quotes: bool = False) -> str:
     text = _LINK.sub(r"\1", text)
     if drop_quotes:
         text = _QUOTE_LINE.sub(" ", text)
-    return text
+    # Entities are how the text reads (`&amp;` is "&"); tags are gone before, so a decoded
+    # `&lt;b&gt;` stays the literal text the author meant.
+    return html.unescape(text)
+
+
+def suggestion_of(text: str) -> str | None:
+    """The code of the first GitHub suggestion block in a comment (its first lines), "" for a
+    suggestion to delete the lines, None when the comment suggests nothing."""
+    match = _SUGGESTION.search(text.replace("\r\n", "\n"))
+    if match is None:
+        return None
+    lines = match.group("code").rstrip("\n").split("\n") if match.group("code").strip() else []
+    shown = "\n".join(lines[:_SUGGESTION_LINES])
+    return shown + ("\n…" if len(lines) > _SUGGESTION_LINES else "")
 
 
 def topic_of(text: str, limit: int = 100) -> str:
@@ -102,6 +122,11 @@ def topic_of(text: str, limit: int = 100) -> str:
         piece = piece.strip(" -*:\t")
         if len(re.findall(r"\w", piece)) >= 3:
             return shorten(piece, limit)
+    suggestion = suggestion_of(text)
+    if suggestion is not None:
+        # A comment that is only a suggestion: its point is the code it proposes.
+        first = next((line.strip() for line in suggestion.split("\n") if line.strip()), "")
+        return shorten(first, limit) if first else "(suggests deleting the lines)"
     return shorten(plain, limit) or "(empty)"
 
 

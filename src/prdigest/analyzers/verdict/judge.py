@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
@@ -54,7 +55,7 @@ from prdigest.models.facts import (
     VerdictLevel,
     VerdictReason,
 )
-from prdigest.models.pullrequest import PullRequest
+from prdigest.models.pullrequest import IncompleteReason, PullRequest
 
 READ_IN_DEPTH = 3.5
 QUICK_READ = 1.0
@@ -119,7 +120,9 @@ REASON_TEMPLATES = frozenset(
         "typo.title",
         "bump-only.changes",
         "bot-authored.author",
-        "incomplete.reasons",
+        "incomplete-data.shallow-clone-boundary",
+        "incomplete-data.file-list-missing",
+        "incomplete-data.file-list-truncated",
         "small-change.lines",
         "no-core.categories",
     }
@@ -162,18 +165,18 @@ def judge(
             min(1.5, 0.5 * len(human)),
             _ev("discussion.threads", count=count),
         )
-    _negatives(pr, files, tests, deps, discussion, substance, add)
+    known = file_list_state(pr) == "complete"
+    if known:
+        _negatives(pr, files, tests, deps, discussion, substance, add)
+    else:
+        # What needs every file (docs-only, bump-only, the size) cannot be judged: say why.
+        _incomplete(pr, add)
 
     score = round(sum(r.weight for r in reasons), 2)
     if not substance.behaviour_lines and not _has(reasons, "lineage", "dependency-decision", "design-trap"):
         score = min(score, NO_CORE_CAP)
-    if pr.incomplete:
-        add(
-            "incomplete",
-            "incomplete data: " + "; ".join(pr.incomplete),
-            0.0,
-            _ev("incomplete.reasons", reasons=list(pr.incomplete)),
-        )
+    if not known or pr.incomplete:
+        # What was not seen may hold what matters: never more than a quick read.
         score = min(score, INCOMPLETE_CAP)
     level = (
         VerdictLevel.READ_IN_DEPTH
@@ -182,7 +185,7 @@ def judge(
         if score >= QUICK_READ
         else VerdictLevel.SKIP
     )
-    if level is VerdictLevel.SKIP and not any(r.weight < 0 for r in reasons):
+    if level is VerdictLevel.SKIP and known and not any(r.weight < 0 for r in reasons):
         _why_small(substance, add)
     reasons.sort(key=lambda r: -abs(r.weight))
     return VerdictFacts(level=level, score=score, reasons=reasons)
@@ -370,6 +373,7 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
             items.append(
                 _ev(
                     "dependency-decision.admits",
+                    kinds=sorted(kinds & _ADMIT_KINDS),
                     package=change.package,
                     before=before,
                     after=after,
@@ -380,6 +384,7 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
             items.append(
                 _ev(
                     "dependency-decision.excludes",
+                    kinds=sorted(kinds & _EXCLUDE_KINDS),
                     package=change.package,
                     before=before,
                     after=after,
@@ -425,6 +430,18 @@ def _negatives(
         add("bot-authored", f"opened by {pr.author}", -2.0, _ev("bot-authored.author", author=pr.author))
     if not substance.behaviour_lines and substance.comment_only_lines:
         add("comment-only", "only comments or docstrings changed in source", -0.5, _ev("comment-only.lines"))
+
+
+def _incomplete(pr: PullRequest, add: _Add) -> None:
+    """Say that the file list is partial or unknown, and why: the verdict rests on what was seen."""
+    if IncompleteReason.SHALLOW_BOUNDARY.value in pr.incomplete:
+        template, detail = "incomplete-data.shallow-clone-boundary", "file list unknown: shallow clone boundary"
+    elif pr.files:
+        template, detail = "incomplete-data.file-list-truncated", "file list truncated by the source"
+    else:
+        template, detail = "incomplete-data.file-list-missing", "file list missing from the source"
+    params: EvidenceParams = {"listed": str(len(pr.files)), "expected": str(pr.changed_files_count or "")}
+    add("incomplete-data", detail, 0.0, Evidence(template=template, params=params))
 
 
 def _why_small(substance: Substance, add: _Add) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from prdigest.facts_view.gaps import files_known
 from prdigest.models.facts import DependencyChange, DependencyChangeKind, Facts
 from prdigest.words import Phrases
 
-Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | non-source | source | empty
+Shape = str  # dependency-only | config-only | ci-only | tests-only | docs-only | non-source | source | empty | unknown
 
 # Most telling first; every kind of the vocabulary (tests check it is complete).
 _KIND_ORDER: tuple[DependencyChangeKind, ...] = (
@@ -33,6 +34,8 @@ _KIND_ORDER: tuple[DependencyChangeKind, ...] = (
 
 def change_shape(facts: Facts) -> Shape:
     files = facts.files.files
+    if not files_known(facts):
+        return "unknown"  # a kind read from part of the files could be wrong
     if not files:
         return "empty"
     categories = {f.category for f in files}

@@ -35,13 +35,33 @@ def highlights(facts: Facts, length: Length, ph: Phrases) -> list[DiscussionHigh
             for q in quotes
             if collapse(q.text)
         ]
+        if thread.suggestion is not None:
+            said.append(_suggested(thread, ph))
         if not said:
             continue
         summary = ph.tables["quote"]["clause_sep"].join(said)
         outcome = ph.labels.lookup("thread_outcomes", thread.outcome)
         summary += ph.say("discussion", "outcome", outcome=outcome)
-        found.append(DiscussionHighlight(topic=collapse(thread.topic), who=_who(thread, ph), summary=summary))
+        found.append(DiscussionHighlight(topic=_topic(thread, ph), who=_who(thread, ph), summary=summary))
     return found
+
+
+def _suggested(thread: DiscussionThread, ph: Phrases) -> str:
+    """A GitHub suggestion as the change it proposes (its point, even with no prose around it)."""
+    author = thread.quotes[0].author if thread.quotes else ""
+    if not thread.suggestion:
+        return ph.say("discussion", "suggests_deleting", author=author)
+    code = " ⏎ ".join(line.strip() for line in thread.suggestion.split("\n") if line.strip())
+    return ph.say("discussion", "suggests", author=author, code=ph.code(shorten(code, 200)))
+
+
+def _topic(thread: DiscussionThread, ph: Phrases) -> str:
+    """The thread's topic; a suggestion-only comment is named by the change it proposes."""
+    if thread.suggestion is not None and not any(collapse(q.text) for q in thread.quotes[:1]):
+        if not thread.suggestion:
+            return ph.say("discussion", "suggestion_delete_topic")
+        return ph.say("discussion", "suggestion_topic", code=ph.code(collapse(thread.topic)))
+    return collapse(thread.topic)
 
 
 def _who(thread: DiscussionThread, ph: Phrases) -> str:
@@ -56,5 +76,5 @@ def thread_lines(facts: Facts, length: Length, ph: Phrases) -> list[ThreadLine]:
     for thread in facts.discussion.threads[: MAX_THREADS[length]]:
         people = list(dict.fromkeys(thread.participants))
         note = ph.say("discussion", "participants", names=ph.join(people)) if people else ""
-        lines.append(ThreadLine(topic=collapse(thread.topic), kind=thread.kind, outcome=thread.outcome, note=note))
+        lines.append(ThreadLine(topic=_topic(thread, ph), kind=thread.kind, outcome=thread.outcome, note=note))
     return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from prdigest.facts_view.evidence import key_reason
+from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_excerpts, key_files
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact
 from prdigest.models.narrative import ExcerptNote, FileRole, Length
@@ -17,7 +18,7 @@ def file_roles(facts: Facts, length: Length, ph: Phrases) -> list[FileRole]:
 
 def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     parts: list[str] = []
-    if len(facts.files.files) == 1:
+    if len(facts.files.files) == 1 and files_known(facts):  # on a cut list, others went unseen
         parts.append(ph.say("files", "only_file"))
     reason = key_reason(file, ph.labels) if file.key_reason_code else ""
     if reason:

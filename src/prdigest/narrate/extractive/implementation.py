@@ -9,6 +9,7 @@ a second one, and a kind with more steps than its share is merged into one last 
 from __future__ import annotations
 
 from prdigest.analyzers.pr_text import split_body
+from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
@@ -32,10 +33,10 @@ __all__ = ["MAX_STEPS", "implementation_steps"]
 
 MAX_STEPS = {"full": 8, "brief": 4}
 CI_MODULES = frozenset({"CI config", "CI scripts"})
-_ORDER = ("source", "dependencies", "ci", "infra", "config", "other")
+_ORDER = ("source", "dependencies", "ci", "infra", "config", "examples", "other")
 _TAIL = ("docs",)
 # Who gets a step first when the budget is short: configuration files are the first to go.
-_PRIORITY = ("source", "dependencies", "ci", "infra", "docs", "config", "other")
+_PRIORITY = ("source", "dependencies", "ci", "infra", "docs", "config", "examples", "other")
 SOURCE_FIRST = {"full": 3, "brief": 1}
 
 
@@ -83,6 +84,9 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
             "config_title", [f for f in rest if f.category == "config" and not is_ci(f)], symbols_by_path, None,
             length, why, ph,
         ),
+        "examples": _files_part(
+            "examples_title", [f for f in rest if f.category == "example"], symbols_by_path, None, length, why, ph
+        ),
         "docs": _files_part("docs_title", [f for f in rest if f.category == "docs"], symbols_by_path, None, length,
                             why, ph),
         "other": _files_part(
@@ -95,7 +99,8 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
         steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
     spare = MAX_STEPS[length] - 1 - sum(shares.values())
     if length == "full" and spare > 0:
-        merges = [c for c in pr.commits if c.subject.lower().startswith("merge")]
+        # The PR's own merge commit (all a source may know of a merge PR's commits) merged no base.
+        merges = [c for c in pr.commits if c.subject.lower().startswith("merge") and c.sha != pr.merge_commit_sha]
         if merges:
             shas = ph.join([m.sha[:8] for m in merges[:4]])
             steps.append(
@@ -180,7 +185,13 @@ def _verification_step(
     plan = [s for s in key_sentences(candidates, 2 if length == "full" else 1) if len(s) >= 20]
     if plan:
         parts.append(ph.sentence(ph.say("steps", "verify_plan", quotes=ph.quotes(plan))))
-    test_files = [f for f in facts.files.files if f.category == "test"]
+    test_files = [f for f in facts.files.files if f.category == "test" and f.status != "removed"]
+    removed = facts.tests_ci.removed_test_files
+    if removed:
+        # A deleted test is told as a deletion, never as tests that came with the change.
+        limit = 4 if len(removed) <= 4 else 3
+        shown = join_more([ph.code(p) for p in removed[:limit]], len(removed) - limit, ph)
+        parts.append(ph.say("steps", "verify_removed", paths=shown))
     if facts.tests_ci.tests_changed and facts.tests_ci.test_files:
         paths = facts.tests_ci.test_files
         limit = 4 if len(paths) <= 4 else 3
@@ -193,6 +204,10 @@ def _verification_step(
         changed = [s for f in test_files for s in symbols_by_path.get(f.path, []) if not is_private(s.name)]
         if changed:
             parts.append(ph.say("steps", "verify_symbols", changes=symbol_changes(changed, ph, 3)))
+    elif not files_known(facts):
+        parts.append(ph.say("steps", "verify_unknown_files"))
+    elif removed:
+        parts.append(ph.say("steps", "verify_only_removed"))
     else:
         parts.append(ph.say("steps", "verify_no_tests"))
     return ImplementationStep(title=ph.say("steps", "verify_title"), detail=ph.sentences(parts))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from prdigest.facts_view.evidence import risk_evidence, tag_label
+from prdigest.facts_view.gaps import file_gap_notes, files_known
 from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
@@ -52,6 +53,9 @@ def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
     ranked = sorted(enumerate(_ranked_bullets(facts, ph)), key=lambda item: (item[1][0], item[0]))
     shown = [text for _, (_, text) in ranked[: MAX_RISKS[length]]]
     cut = len(ranked) - len(shown)
+    if not files_known(facts):
+        # First, so it is never cut: the risks of the files nobody saw are unknown.
+        shown.insert(0, ph.labels.text("risks_file_list_incomplete"))
     if cut:
         shown.append(ph.sentence(ph.say("risks", "more", count=cut)))
     return shown
@@ -144,12 +148,17 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
         admitted = list(dict.fromkeys(v for c in facts.dependencies.changes for v in c.newly_admitted))
         if admitted and not all(v in said for v in admitted[:4]):
             users.append(ph.say("impact", "users_admitted", versions=ph.join(admitted[:4])))
-    if not users:
+    known = files_known(facts)
+    if not known:
+        users.append(ph.say("impact", "users_unknown"))
+    elif not users:
         users.append(ph.say("impact", "users_none"))
 
     modules = by_churn
     system: list[str] = []
-    if shape != "empty":
+    if not known:
+        system.extend(file_gap_notes(facts, ph.labels))
+    elif shape != "empty":
         system.append(
             ph.say(
                 "impact",
@@ -175,8 +184,13 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
         team.append(ph.say("impact", "team_ci", paths=_more(ci[:MAX_MODULES], len(ci), ph)))
     if facts.tests_ci.tests_changed:
         team.append(ph.say("impact", "team_tests"))
+    elif facts.tests_ci.removed_test_files:
+        removed = [ph.code(p) for p in facts.tests_ci.removed_test_files]
+        team.append(ph.say("impact", "team_tests_removed", paths=_more(removed[:MAX_MODULES], len(removed), ph)))
     elif facts.tests_ci.missing_tests or "missing-regression-test" in tagged:
         team.append(ph.say("impact", "team_missing_tests"))
+    if not known and not facts.tests_ci.tests_changed:
+        team.append(ph.say("impact", "team_unknown"))
     if tagged & set(_LOCK_TAGS) or any(caps_added(c) for c in facts.dependencies.changes):
         team.append(ph.say("impact", "team_lock"))
     if not team:

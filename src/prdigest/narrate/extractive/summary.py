@@ -35,6 +35,6 @@ def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     # The author's sentence is quoted, as the seeds do: the reader sees whose words these are.
     text = ph.say("summary", "quoted", quote=ph.quote(sentence)) if sentence else title
     pattern = _SHAPE_WORDS.get(shape)
-    if shape in ("empty", "source") or (pattern is not None and pattern.search(title)):
+    if shape in ("empty", "unknown", "source") or (pattern is not None and pattern.search(title)):
         return text
     return ph.say("summary", "with_kind", text=text, shape=ph.say("shape", shape))

@@ -17,8 +17,10 @@ MAX_WATCH = {"full": 4, "brief": 2}
 # Reasons that name something a reader learns; the feed leads with these (seed 003).
 LESSON_CODES = frozenset({"lineage", "design-trap", "fix", "dependency-decision", "new-module", "public-api"})
 # Reasons that say what a skipped PR is rather than weigh it.
-DESCRIPTIVE_CODES = frozenset({"small-change", "no-core", "incomplete"})
+DESCRIPTIVE_CODES = frozenset({"small-change", "no-core"})
 MAX_REASONS = 3
+# Reasons that carry no weight but must always be said (what the facts could not see).
+STATED_CODES = frozenset({"incomplete-data"})
 MIN_LESSON_WEIGHT = 1.0
 MAX_ITEMS = 2  # facts per reason in a paragraph
 
@@ -26,6 +28,9 @@ MAX_ITEMS = 2  # facts per reason in a paragraph
 def chosen_reasons(facts: Facts) -> list[VerdictReason]:
     """The reasons the paragraph gives: lessons first; for a skip, what makes it skippable."""
     reasons = sorted(facts.verdict.reasons, key=lambda r: -abs(r.weight))
+    # Missing input is said first, whatever the level: the reader must know what the verdict lacks.
+    stated = [r for r in reasons if r.code in STATED_CODES]
+    reasons = [r for r in reasons if r.code not in STATED_CODES]
     positive = [r for r in reasons if r.weight > 0]
     # A bare mention (one "root cause", one test file) is no lesson; the paragraph would overclaim.
     lessons = [r for r in positive if r.code in LESSON_CODES and r.weight >= MIN_LESSON_WEIGHT]
@@ -33,8 +38,8 @@ def chosen_reasons(facts: Facts) -> list[VerdictReason]:
         negative = [r for r in reasons if r.weight < 0]
         # What the PR is ("a small change: 3 lines of core logic in …") when nothing counts against it.
         described = [r for r in reasons if r.weight == 0 and r.code in DESCRIPTIVE_CODES]
-        return (negative[:2] + lessons[:1] or described[:1])[:MAX_REASONS]
-    return (lessons or positive)[:MAX_REASONS]
+        return stated + (negative[:2] + lessons[:1] or described[:1])[:MAX_REASONS]
+    return stated + (lessons or positive)[:MAX_REASONS]
 
 
 def reasons_sentence(facts: Facts, ph: Phrases) -> str:

@@ -18,6 +18,7 @@ from typing import Protocol, cast, get_args
 
 from prdigest.analyzers.pr_text import without_comments
 from prdigest.facts_view.evidence import key_reason, reason_text, risk_evidence, tag_labels
+from prdigest.facts_view.gaps import gap_notes
 from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
 from prdigest.models.narrative import Length, Narrative, SectionName
 from prdigest.models.pullrequest import PullRequest
@@ -282,6 +283,10 @@ def _facts_text(
         "CI changed": tests.ci_changed,
     }
     lines.append("tests/CI: " + (", ".join(name for name, on in flags.items() if on) or "-"))
+    if tests.removed_test_files:
+        lines.append(f"test files deleted (not tests added with the change): {', '.join(tests.removed_test_files[:8])}")
+    # What the source could not see: the model must not call it absent ("no review comments").
+    lines.extend(f"data gap: {note}" for note in gap_notes(facts, lab))
     for tag in facts.risks.tags:
         label = labels_of_tags[tag.tag]
         lines.append(f'risk tag {tag.tag} "{label}" ({tag.severity}): {risk_evidence(tag, lab)}')
@@ -331,6 +336,8 @@ def _discussion_text(threads: dict[int, DiscussionThread]) -> str:
     for number, thread in threads.items():
         where = f" at {thread.path}" if thread.path else ""
         lines.append(f"thread {number} [{thread.kind}, {thread.outcome}]{where}: {thread.topic}")
+        if thread.suggestion is not None:
+            lines.append(f"  suggested change: {thread.suggestion or '(delete the commented lines)'}")
         for quote in thread.quotes:
             text = " ".join(quote.text.split())
             if len(text) > MAX_QUOTE_CHARS:

@@ -1,0 +1,56 @@
+"""The ``coverage`` analyzer: what the source could see of a PR, so no one states the absence
+of what was never fetched.
+
+- Review data: a git clone holds no reviews, review comments or conversation comments; a
+  GitHub sync or a bundle does. (`PullRequest.source` says which.)
+- File list: "unknown" when the source could not list the files at all (the merge commit of a
+  shallow clone's cut-off, or a GitHub PR listing no file while saying it changed some),
+  "partial" when it listed fewer than it says the PR changed (GitHub stops at 3,000 files);
+  a truncated *patch* of a listed file does not make the list partial.
+- Gaps: the codes of both, with the source's own `PullRequest.incomplete` reasons.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.registry import Analyzer
+from prdigest.models.facts import CoverageFacts, FileListState, GapCode
+from prdigest.models.pullrequest import IncompleteReason, PullRequest
+
+# Sources that hold no review data at all.
+_NO_REVIEW_DATA = frozenset({"git"})
+_KNOWN_GAPS: frozenset[str] = frozenset(reason.value for reason in IncompleteReason)
+
+
+def file_list_state(pr: PullRequest) -> FileListState:
+    listed = len(pr.files)
+    expected = pr.changed_files_count
+    if IncompleteReason.SHALLOW_BOUNDARY.value in pr.incomplete:
+        return "unknown"
+    if expected is not None and expected > listed:
+        return "unknown" if listed == 0 else "partial"
+    if expected is None and pr.files_truncated:
+        # The source marked the list cut without saying how long it is.
+        return "unknown" if listed == 0 else "partial"
+    return "complete"
+
+
+def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
+    state = file_list_state(pr)
+    gaps: list[GapCode] = [cast(GapCode, reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
+    if state == "partial":
+        gaps.append("file-list-truncated")
+    elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY.value not in pr.incomplete:
+        gaps.append("file-list-missing")
+    return CoverageFacts(
+        review_data=pr.source not in _NO_REVIEW_DATA,
+        file_list=state,
+        files_listed=len(pr.files),
+        files_expected=pr.changed_files_count,
+        gaps=list(dict.fromkeys(gaps)),
+    )
+
+
+ANALYZER = Analyzer(name="coverage", version="1", run=analyze_coverage, requires=())
