@@ -40,11 +40,11 @@ def cache_key(
     version: str,
     model: str | None,
 ) -> str:
-    facts_digest = hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
+    record_digest, facts_digest = _input_digests(pr, facts)
     # The PR record matters too: the narrative quotes the body and the commits.
     parts = {
         "head": pr.head_sha or "",
-        "record": pr.content_hash(),
+        "record": record_digest,
         "facts": facts_digest,
         "related": [r.model_dump() for r in related],
         "version": version,
@@ -54,6 +54,24 @@ def cache_key(
     }
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
     return f"{version}:{digest[:40]}"
+
+
+# The last (PR, facts, record digest, facts digest): one PR is narrated in every language and
+# length in a row, and hashing its record (whole file contents) and facts each time was
+# most of a cached narration's cost. Keyed by identity; the models are not mutated.
+_last_digests: tuple[PullRequest, Facts, str, str] | None = None
+_last_pr_id: tuple[Store, PullRequest, int] | None = None
+
+
+def _input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
+    global _last_digests
+    last = _last_digests
+    if last is not None and last[0] is pr and last[1] is facts:
+        return last[2], last[3]
+    record_digest = pr.content_hash()
+    facts_digest = hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
+    _last_digests = (pr, facts, record_digest, facts_digest)
+    return record_digest, facts_digest
 
 
 def narrate(
@@ -107,4 +125,11 @@ def _llm_module() -> Any:
 
 def _pr_id(store: Store, pr: PullRequest) -> int | None:
     """The stored PR's id, or None when the PR is not in the store (nothing to cache under)."""
-    return store.find_pr_id(pr.repository, pr.number)
+    global _last_pr_id
+    last = _last_pr_id
+    if last is not None and last[0] is store and last[1] is pr:
+        return last[2]
+    found = store.find_pr_id(pr.repository, pr.number)
+    if found is not None:  # a PR not stored yet may be by the next call
+        _last_pr_id = (store, pr, found)
+    return found

@@ -3,22 +3,26 @@ narrate (cached), build. Shared by the CLI, the web app and publishing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import Feed
-from prdigest.models.narrative import Length, Narrative
+from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
-from prdigest.render.feed import build_feed
+from prdigest.render.feed import assemble_feed, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang
+
+# PRs read (and, with an LLM, narrated concurrently) at a time by feeds and publishing.
+PAGE_SIZE = 50
 
 
 def current_facts(store: Store, pr: PullRequest) -> Facts:
@@ -33,9 +37,19 @@ def stored_or_current_facts(store: Store, pr: PullRequest) -> Facts:
 
 
 def narrative_for(
-    store: Store, pr: PullRequest, facts: Facts, lang: Lang, length: Length, llm: LLMConfig | None
+    store: Store,
+    pr: PullRequest,
+    facts: Facts,
+    lang: Lang,
+    length: Length,
+    llm: LLMConfig | None,
+    *,
+    related: list[RelatedNote] | None = None,
 ) -> Narrative:
-    related = related_from_store(store, pr.repository, pr.number)
+    """The PR's narrative (cached); pass ``related`` when already read (it is the same for every
+    language and length of one PR, and reading it is several queries)."""
+    if related is None:
+        related = related_from_store(store, pr.repository, pr.number)
     return narrate(store, pr, facts, related, lang, length, llm)
 
 
@@ -80,10 +94,27 @@ def feed_for(
     until: datetime | None = None,
     limit: int | None = None,
 ) -> Feed:
-    known = []
-    for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
-        pr = store.get_pr(repository, summary.number)
-        known.append((pr, current_facts(store, pr)))
-    warm_narratives(store, known, [lang], ["brief"], llm)
-    entries = [(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)) for pr, facts in known]
-    return build_feed(repository, entries, lang, since=since, until=until, limit=limit)
+    summaries = store.list_prs(repository=repository, since=since, until=until, limit=limit)
+    items = [
+        feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang)
+        for pr, facts in pages_of_prs(store, repository, [s.number for s in summaries], [lang], ["brief"], llm)
+    ]
+    return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
+
+
+def pages_of_prs(
+    store: Store,
+    repository: str,
+    numbers: list[int],
+    languages: list[Lang],
+    lengths: list[Length],
+    llm: LLMConfig | None,
+) -> Iterator[tuple[PullRequest, Facts]]:
+    """Each PR with its current facts, read a page at a time so that memory stays flat
+    however many PRs there are (a record holds whole file contents); with an LLM, each
+    page's narratives are warmed concurrently before its PRs are handed out."""
+    for start in range(0, len(numbers), PAGE_SIZE):
+        page = [store.get_pr(repository, number) for number in numbers[start : start + PAGE_SIZE]]
+        known = [(pr, current_facts(store, pr)) for pr in page]
+        warm_narratives(store, known, languages, lengths, llm)
+        yield from known
