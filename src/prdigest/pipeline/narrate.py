@@ -39,8 +39,9 @@ def cache_key(
     length: Length,
     version: str,
     model: str | None,
+    digests: tuple[str, str] | None = None,
 ) -> str:
-    record_digest, facts_digest = _input_digests(pr, facts)
+    record_digest, facts_digest = digests or input_digests(pr, facts)
     # The PR record matters too: the narrative quotes the body and the commits.
     parts = {
         "head": pr.head_sha or "",
@@ -56,22 +57,16 @@ def cache_key(
     return f"{version}:{digest[:40]}"
 
 
-# The last (PR, facts, record digest, facts digest): one PR is narrated in every language and
-# length in a row, and hashing its record (whole file contents) and facts each time was
-# most of a cached narration's cost. Keyed by identity; the models are not mutated.
-_last_digests: tuple[PullRequest, Facts, str, str] | None = None
-_last_pr_id: tuple[Store, PullRequest, int] | None = None
+# The last PR whose row id was looked up: one PR is narrated in every language and length in
+# a row, and the lookup is a query each time.
+_last_pr_id: tuple[Store, PullRequest, str, int, int] | None = None
 
 
-def _input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
-    global _last_digests
-    last = _last_digests
-    if last is not None and last[0] is pr and last[1] is facts:
-        return last[2], last[3]
-    record_digest = pr.content_hash()
-    facts_digest = hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
-    _last_digests = (pr, facts, record_digest, facts_digest)
-    return record_digest, facts_digest
+def input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
+    """(record digest, facts digest): what a narrative's cache key hashes of its inputs. A
+    caller narrating one PR in several languages and lengths computes them once and passes
+    them on, since hashing a record (whole file contents) was most of a cached narration."""
+    return pr.content_hash(), hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
 
 
 def narrate(
@@ -82,8 +77,10 @@ def narrate(
     lang: Lang,
     length: Length,
     llm_config: LLMConfig | None,
+    *,
+    digests: tuple[str, str] | None = None,
 ) -> Narrative:
-    return narrate_with_status(store, pr, facts, related, lang, length, llm_config).narrative
+    return narrate_with_status(store, pr, facts, related, lang, length, llm_config, digests=digests).narrative
 
 
 def narrate_with_status(
@@ -94,11 +91,15 @@ def narrate_with_status(
     lang: Lang,
     length: Length,
     llm_config: LLMConfig | None,
+    *,
+    digests: tuple[str, str] | None = None,
 ) -> NarrationResult:
+    """The narrative, from the cache when its inputs are unchanged. ``digests`` are
+    `input_digests` of ``pr`` and ``facts`` when the caller already has them."""
     llm_module = _llm_module() if llm_config is not None else None
     version = f"llm-prompt-{llm_module.PROMPT_VERSION}" if llm_module is not None else EXTRACTIVE_VERSION
     model = llm_config.model if llm_config is not None else None
-    key = cache_key(pr, facts, related, lang, length, version, model)
+    key = cache_key(pr, facts, related, lang, length, version, model, digests)
     pr_id = _pr_id(store, pr) if store is not None else None
     if store is not None and pr_id is not None:
         cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
@@ -127,9 +128,9 @@ def _pr_id(store: Store, pr: PullRequest) -> int | None:
     """The stored PR's id, or None when the PR is not in the store (nothing to cache under)."""
     global _last_pr_id
     last = _last_pr_id
-    if last is not None and last[0] is store and last[1] is pr:
-        return last[2]
+    if last is not None and last[0] is store and last[1] is pr and last[2:4] == (pr.repository, pr.number):
+        return last[4]
     found = store.find_pr_id(pr.repository, pr.number)
     if found is not None:  # a PR not stored yet may be by the next call
-        _last_pr_id = (store, pr, found)
+        _last_pr_id = (store, pr, pr.repository, pr.number, found)
     return found

@@ -15,8 +15,9 @@ from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
-from prdigest.models.narrative import Length
 from prdigest.models.feed import FeedItem
+from prdigest.models.narrative import Length
+from prdigest.pipeline.narrate import input_digests
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import narrative_for, pages_of_prs
 from prdigest.render.build import build_report
@@ -69,11 +70,12 @@ def publish_site(
     numbers = [summary.number for summary in summaries]
     for pr, facts in pages_of_prs(store, repository, numbers, languages, list(LENGTHS), llm):
         related = related_from_store(store, pr.repository, pr.number)
+        digests = input_digests(pr, facts)
         for lang in languages:
             links: list[tuple[str, str]] = []
             lab = labels(lang)
             for length in LENGTHS:
-                narrative = narrative_for(store, pr, facts, lang, length, llm, related=related)
+                narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
                 if length == "brief":
                     items[lang].append(feed_item(pr, facts, narrative, lang))
                 report = build_report(pr, facts, narrative, lang, length)

@@ -45,12 +45,13 @@ def narrative_for(
     llm: LLMConfig | None,
     *,
     related: list[RelatedNote] | None = None,
+    digests: tuple[str, str] | None = None,
 ) -> Narrative:
-    """The PR's narrative (cached); pass ``related`` when already read (it is the same for every
-    language and length of one PR, and reading it is several queries)."""
+    """The PR's narrative (cached). A caller narrating one PR in several languages and lengths
+    passes ``related`` (several queries) and ``digests`` (`input_digests`) read once."""
     if related is None:
         related = related_from_store(store, pr.repository, pr.number)
-    return narrate(store, pr, facts, related, lang, length, llm)
+    return narrate(store, pr, facts, related, lang, length, llm, digests=digests)
 
 
 def warm_narratives(
