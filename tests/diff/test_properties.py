@@ -95,3 +95,53 @@ def test_printing_a_parse_back_parses_to_the_same(before: list[str], after: list
         for h in diff.hunks
     )
     assert parse_patch(printed) == diff
+
+
+NEAR_PATCH = st.sampled_from(
+    [
+        "@@ -1,2 +1,2 @@",
+        "@@ -1 +1 @@ def f():  ",
+        "@@ -0,0 +1,2 @@",
+        "@@ -3,0 +4 @@",
+        "@@ -1,3 +1,1 @@x",
+        " c",
+        "-a",
+        "+b",
+        "+",
+        "-",
+        " ",
+        "\\ No newline at end of file",
+        "\\ other",
+        "",
+        "x",
+        "+\r",
+        " a\u2028b",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(NEAR_PATCH, max_size=14), st.booleans())
+def test_the_fast_reading_gives_what_unidiff_gives_whenever_it_reads(pieces: list[str], newline: bool) -> None:
+    from prdigest.diff.parse import _parse_with_unidiff, _read_well_formed
+
+    patch = "\n".join(pieces) + ("\n" if newline else "")
+    fast = _read_well_formed(patch)
+    if fast is not None:
+        assert FileDiff(fast, numbered=True) == _parse_with_unidiff(patch)
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=TEXT, after=TEXT, context=st.integers(0, 4), cut_newline=st.booleans())
+def test_well_formed_patches_take_the_fast_reading(
+    before: list[str], after: list[str], context: int, cut_newline: bool
+) -> None:
+    from prdigest.diff.parse import _parse_with_unidiff, _read_well_formed
+
+    patch = unified(before, after, context)
+    if cut_newline and patch:
+        patch = patch + "\\ No newline at end of file\n"
+    fast = _read_well_formed(patch)
+    if patch:
+        assert fast is not None
+        assert FileDiff(fast, numbered=True) == _parse_with_unidiff(patch)

@@ -42,10 +42,10 @@ def _facts() -> Facts:
         ],
     )
     reason = VerdictReason(
-        code="risk",
+        code="dependency-decision",
         detail=ENGLISH_REASON,
         weight=1.0,
-        items=[Evidence(template="risk.tags", params={"tags": ["version-lock"]})],
+        items=[Evidence(template="dependency-decision.lock", params={"package": "cupy-cuda13x", "after": "<14.1.0"})],
     )
     return facts.model_copy(
         update={

@@ -54,3 +54,16 @@ def test_missing_llm_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, se
     config = LLMConfig(base_url="http://127.0.0.1:9/v1", model="m")
     with pytest.raises(NarrationError, match="LLM narrator cannot be loaded"):
         narrate(None, seeds.cupy_pr(), seeds.cupy_facts(), [], "en", "brief", config)
+
+
+def test_digests_passed_in_give_the_key_computed_here(seeds: Any) -> None:
+    # Publishing hashes one PR's record and facts once for all its languages and lengths.
+    from prdigest.pipeline.narrate import cache_key, input_digests
+
+    pr, facts = seeds.cupy_pr(), seeds.cupy_facts()
+    digests = input_digests(pr, facts)
+    for lang, length in (("en", "full"), ("zh", "brief")):
+        expected = cache_key(pr, facts, [], lang, length, "v", None)
+        assert cache_key(pr, facts, [], lang, length, "v", None, digests) == expected
+    edited = pr.model_copy(update={"body": (pr.body or "") + " edited"})
+    assert cache_key(edited, facts, [], "en", "full", "v", None) != cache_key(pr, facts, [], "en", "full", "v", None)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.pipeline.conftest import SMALL_REPO
 
+from prdigest.pipeline import report as report_pipeline
 from prdigest.pipeline.publish import publish_site
+from prdigest.render.formats import feed_format
 from prdigest.store import Store
 
 
@@ -41,3 +44,18 @@ def test_publishing_twice_writes_the_same_files(small_store: Store, tmp_path: Pa
     publish_site(small_store, SMALL_REPO, second, ["en"], None)
     texts = {p.relative_to(first): p.read_bytes() for p in first.rglob("*") if p.is_file()}
     assert texts == {p.relative_to(second): p.read_bytes() for p in second.rglob("*") if p.is_file()}
+
+
+def test_pages_of_prs_write_what_one_page_writes(
+    small_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Publishing reads the PRs a page at a time (memory stays flat); where the pages end
+    # must not show in any file, and the published feed is the feed command's.
+    one_page, pages = tmp_path / "one", tmp_path / "pages"
+    publish_site(small_store, SMALL_REPO, one_page, ["zh", "en"], None)
+    monkeypatch.setattr(report_pipeline, "PAGE_SIZE", 1)
+    publish_site(small_store, SMALL_REPO, pages, ["zh", "en"], None)
+    texts = {p.relative_to(one_page): p.read_bytes() for p in one_page.rglob("*") if p.is_file()}
+    assert texts == {p.relative_to(pages): p.read_bytes() for p in pages.rglob("*") if p.is_file()}
+    feed = report_pipeline.feed_for(small_store, SMALL_REPO, "en", None)
+    assert (pages / "feed.en.md").read_text(encoding="utf-8") == feed_format("md").render(feed)

@@ -23,7 +23,7 @@ from prdigest.analyzers.registry import Registry
 from prdigest.errors import AnalysisError
 from prdigest.store.facts_store import FactsRow
 
-PAGE_SIZE = 100
+PAGE_SIZE = 25
 # Below this many PRs, starting workers (about half a second each) costs more than it saves.
 MIN_PARALLEL = 50
 _PAGES_AHEAD = 2

@@ -47,12 +47,13 @@ def cache_key(
     length: Length,
     version: str,
     model: str | None,
+    digests: tuple[str, str] | None = None,
 ) -> str:
-    facts_digest = hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
+    record_digest, facts_digest = digests or input_digests(pr, facts)
     # The PR record matters too: the narrative quotes the body and the commits.
     parts = {
         "head": pr.head_sha or "",
-        "record": pr.content_hash(),
+        "record": record_digest,
         "facts": facts_digest,
         "related": [r.model_dump() for r in related],
         "version": version,
@@ -68,6 +69,13 @@ MAX_BACKOFF = timedelta(days=1)
 FALLBACK_SUFFIX = ":fallback"
 
 
+def input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
+    """(record digest, facts digest): what a narrative's cache key hashes of its inputs. A
+    caller narrating one PR in several languages and lengths computes them once and passes
+    them on, since hashing a record (whole file contents) was most of a cached narration."""
+    return pr.content_hash(), hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
+
+
 def narrate(
     store: Store | None,
     pr: PullRequest,
@@ -79,9 +87,10 @@ def narrate(
     *,
     refresh: bool = False,
     shown_model: str | None = None,
+    digests: tuple[str, str] | None = None,
 ) -> Narrative:
     return narrate_with_status(
-        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model
+        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model, digests=digests
     ).narrative
 
 
@@ -97,6 +106,7 @@ def narrate_with_status(
     refresh: bool = False,
     shown_model: str | None = None,
     now: datetime | None = None,
+    digests: tuple[str, str] | None = None,
 ) -> NarrationResult:
     """The narrative to show for `pr`.
 
@@ -106,10 +116,10 @@ def narrate_with_status(
     web shows without ``--llm``), else the offline one.
     """
     if llm_config is None:
-        return _offline_or_shown(store, pr, facts, related, lang, length, shown_model)
+        return _offline_or_shown(store, pr, facts, related, lang, length, shown_model, digests)
     llm_module = _llm_module()
     version = f"llm-prompt-{llm_module.PROMPT_VERSION}"
-    key = cache_key(pr, facts, related, lang, length, version, llm_config.model)
+    key = cache_key(pr, facts, related, lang, length, version, llm_config.model, digests)
     pr_id = _pr_id(store, pr) if store is not None else None
     attempts = 0
     if store is not None and pr_id is not None:
@@ -170,8 +180,9 @@ def _offline_or_shown(
     lang: Lang,
     length: Length,
     shown_model: str | None,
+    digests: tuple[str, str] | None = None,
 ) -> NarrationResult:
-    key = cache_key(pr, facts, related, lang, length, EXTRACTIVE_VERSION, None)
+    key = cache_key(pr, facts, related, lang, length, EXTRACTIVE_VERSION, None, digests)
     pr_id = _pr_id(store, pr) if store is not None else None
     if store is not None and pr_id is not None:
         if shown_model is not None:

@@ -15,10 +15,13 @@ from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
+from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length
-from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
+from prdigest.pipeline.narrate import input_digests
+from prdigest.pipeline.related import related_from_store
+from prdigest.pipeline.report import narrative_for, pages_of_prs
 from prdigest.render.build import build_report
-from prdigest.render.feed import build_feed
+from prdigest.render.feed import assemble_feed, feed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
 from prdigest.render.site_index import (
     INDEX_REPORT_LINKS,
@@ -58,24 +61,23 @@ def publish_site(
     (out / "reports").mkdir(parents=True, exist_ok=True)
     summaries = store.list_prs(repository=repository, since=since, until=until)
     written = Published()
-    entries: dict[Lang, list[tuple[object, object, object]]] = {lang: [] for lang in languages}
+    # Only what the feeds and the index need is kept per PR, not the records (whole file
+    # contents): memory stays flat however many PRs the repository has.
+    items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
-    if llm is not None:
-        # Facts first, one by one (they may be written); then the LLM calls, concurrently.
-        known = [(pr, current_facts(store, pr)) for pr in (store.get_pr(repository, s.number) for s in summaries)]
-        warm_narratives(store, known, languages, list(LENGTHS), llm)
     if on_start is not None:
         on_start(len(summaries))
-    for summary in summaries:
-        pr = store.get_pr(repository, summary.number)
-        facts = current_facts(store, pr)
+    numbers = [summary.number for summary in summaries]
+    for pr, facts in pages_of_prs(store, repository, numbers, languages, list(LENGTHS), llm):
+        related = related_from_store(store, pr.repository, pr.number)
+        digests = input_digests(pr, facts)
         for lang in languages:
             links: list[tuple[str, str]] = []
             lab = labels(lang)
             for length in LENGTHS:
-                narrative = narrative_for(store, pr, facts, lang, length, llm)
+                narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
                 if length == "brief":
-                    entries[lang].append((pr, facts, narrative))
+                    items[lang].append(feed_item(pr, facts, narrative, lang))
                 report = build_report(pr, facts, narrative, lang, length)
                 for fmt in REPORT_FORMATS.values():
                     relative = report_path(pr.number, lang, length, fmt.extension)
@@ -89,7 +91,7 @@ def publish_site(
         if on_done is not None:
             on_done(pr.number)
     for lang in languages:
-        feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]
+        feed = assemble_feed(repository, items[lang], lang, since=since, until=until)
         for feed_format in FEED_FORMATS.values():
             (out / feed_path(lang, feed_format)).write_text(feed_format.render(feed), encoding="utf-8")
             written.feeds += 1

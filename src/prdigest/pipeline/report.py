@@ -3,22 +3,26 @@ narrate (cached), build. Shared by the CLI, the web app and publishing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import Feed
-from prdigest.models.narrative import Length, Narrative
+from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
-from prdigest.render.feed import build_feed
+from prdigest.render.feed import assemble_feed, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang
+
+# PRs read (and, with an LLM, narrated concurrently) at a time by feeds and publishing.
+PAGE_SIZE = 50
 
 
 def current_facts(store: Store, pr: PullRequest) -> Facts:
@@ -42,9 +46,16 @@ def narrative_for(
     *,
     refresh: bool = False,
     shown_model: str | None = None,
+    related: list[RelatedNote] | None = None,
+    digests: tuple[str, str] | None = None,
 ) -> Narrative:
-    related = related_from_store(store, pr.repository, pr.number)
-    return narrate(store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model)
+    """The PR's narrative (cached). A caller narrating one PR in several languages and lengths
+    passes ``related`` (several queries) and ``digests`` (`input_digests`) read once."""
+    if related is None:
+        related = related_from_store(store, pr.repository, pr.number)
+    return narrate(
+        store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model, digests=digests
+    )
 
 
 def warm_narratives(
@@ -132,11 +143,31 @@ def feed_for(
     limit: int | None = None,
     refresh: bool = False,
 ) -> Feed:
-    known = []
-    for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
-        pr = store.get_pr(repository, summary.number)
-        known.append((pr, current_facts(store, pr)))
-    # Refreshed here once; the sequential pass below reads what this stored.
-    warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
-    entries = [(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)) for pr, facts in known]
-    return build_feed(repository, entries, lang, since=since, until=until, limit=limit)
+    summaries = store.list_prs(repository=repository, since=since, until=until, limit=limit)
+    numbers = [s.number for s in summaries]
+    items = [
+        feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang)
+        for pr, facts in pages_of_prs(store, repository, numbers, [lang], ["brief"], llm, refresh=refresh)
+    ]
+    return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
+
+
+def pages_of_prs(
+    store: Store,
+    repository: str,
+    numbers: list[int],
+    languages: list[Lang],
+    lengths: list[Length],
+    llm: LLMConfig | None,
+    *,
+    refresh: bool = False,
+) -> Iterator[tuple[PullRequest, Facts]]:
+    """Each PR with its current facts, read a page at a time so that memory stays flat
+    however many PRs there are (a record holds whole file contents); with an LLM, each
+    page's narratives are warmed concurrently (refreshed once here) before its PRs are
+    handed out, so the sequential pass that follows reads what this stored."""
+    for start in range(0, len(numbers), PAGE_SIZE):
+        page = [store.get_pr(repository, number) for number in numbers[start : start + PAGE_SIZE]]
+        known = [(pr, current_facts(store, pr)) for pr in page]
+        warm_narratives(store, known, languages, lengths, llm, refresh=refresh)
+        yield from known

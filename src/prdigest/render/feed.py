@@ -71,15 +71,26 @@ def build_feed(
     limit: int | None = None,
     catalog: Catalog = CATALOG,
 ) -> Feed:
-    items = [
-        feed_item(pr, facts, narrative, lang, catalog=catalog)
-        for pr, facts, narrative in entries
-        if in_window(pr.merged_at or pr.created_at, since, until)
-    ]
+    items = (feed_item(pr, facts, narrative, lang, catalog=catalog) for pr, facts, narrative in entries)
+    return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
+
+
+def assemble_feed(
+    repository: str,
+    items: Iterable[FeedItem],
+    lang: Lang,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int | None = None,
+) -> Feed:
+    """The feed of items made one by one with `feed_item` (a caller streaming many PRs keeps
+    only the items, not the records behind them)."""
+    kept = [item for item in items if in_window(item.merged_at or item.created_at, since, until)]
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
-    items.sort(key=lambda i: (_utc(i.when) or epoch, i.number), reverse=True)
+    kept.sort(key=lambda i: (_utc(i.when) or epoch, i.number), reverse=True)
     if limit is not None:
-        items = items[:limit]
-    stamps = [stamp for stamp in (_utc(i.when) for i in items) if stamp is not None]
+        kept = kept[:limit]
+    stamps = [stamp for stamp in (_utc(i.when) for i in kept) if stamp is not None]
     updated = max(stamps, default=None)
-    return Feed(repository=repository, lang=lang, since=since, until=until, updated=updated, items=items)
+    return Feed(repository=repository, lang=lang, since=since, until=until, updated=updated, items=kept)

@@ -7,6 +7,7 @@ entry here; every caller picks it up.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -14,12 +15,23 @@ from typing import Generic, TypeVar
 from prdigest.errors import ConfigError
 from prdigest.models.feed import Feed
 from prdigest.models.report import Report
-from prdigest.render.atom import render_feed_atom
-from prdigest.render.html import render_feed_html, render_report_html
-from prdigest.render.json_schema import render_feed_json, render_report_json
-from prdigest.render.markdown import render_feed_markdown, render_report_markdown
 
 Document = TypeVar("Document", Report, Feed)
+
+
+def _lazy(module: str, name: str) -> Callable[[Document], str]:
+    """A renderer imported on its first call: the HTML and Atom renderers load Jinja, which a
+    command writing Markdown (or listing ``--format`` choices) should not pay for at start-up."""
+    found: list[Callable[[Document], str]] = []
+
+    def render(document: Document) -> str:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](document)
+
+    render.__name__ = name
+    render.__qualname__ = name
+    return render
 
 
 @dataclass(frozen=True)
@@ -44,18 +56,30 @@ _ATOM = "application/atom+xml; charset=utf-8"
 REPORT_FORMATS: dict[str, OutputFormat[Report]] = {
     f.name: f
     for f in (
-        OutputFormat[Report]("md", "Markdown", "MD", "md", _MARKDOWN, render_report_markdown),
-        OutputFormat[Report]("json", "JSON", "JSON", "json", _JSON, render_report_json),
-        OutputFormat[Report]("html", "HTML", "HTML", "html", _HTML, render_report_html),
+        OutputFormat[Report](
+            "md", "Markdown", "MD", "md", _MARKDOWN, _lazy("prdigest.render.markdown", "render_report_markdown")
+        ),
+        OutputFormat[Report](
+            "json", "JSON", "JSON", "json", _JSON, _lazy("prdigest.render.json_schema", "render_report_json")
+        ),
+        OutputFormat[Report](
+            "html", "HTML", "HTML", "html", _HTML, _lazy("prdigest.render.html", "render_report_html")
+        ),
     )
 }
 FEED_FORMATS: dict[str, OutputFormat[Feed]] = {
     f.name: f
     for f in (
-        OutputFormat[Feed]("md", "Markdown", "MD", "md", _MARKDOWN, render_feed_markdown),
-        OutputFormat[Feed]("json", "JSON", "JSON", "json", _JSON, render_feed_json),
-        OutputFormat[Feed]("html", "HTML", "HTML", "html", _HTML, render_feed_html),
-        OutputFormat[Feed]("atom", "Atom", "Atom", "atom.xml", _ATOM, render_feed_atom),
+        OutputFormat[Feed](
+            "md", "Markdown", "MD", "md", _MARKDOWN, _lazy("prdigest.render.markdown", "render_feed_markdown")
+        ),
+        OutputFormat[Feed](
+            "json", "JSON", "JSON", "json", _JSON, _lazy("prdigest.render.json_schema", "render_feed_json")
+        ),
+        OutputFormat[Feed]("html", "HTML", "HTML", "html", _HTML, _lazy("prdigest.render.html", "render_feed_html")),
+        OutputFormat[Feed](
+            "atom", "Atom", "Atom", "atom.xml", _ATOM, _lazy("prdigest.render.atom", "render_feed_atom")
+        ),
     )
 }
 
