@@ -9,6 +9,7 @@ from sqlalchemy import and_, delete, func, insert, select
 from prdigest.models.narrative import Narrative
 from prdigest.store.schema import narratives
 from prdigest.store.store import Store
+from prdigest.store.upsert import lock_pull_requests
 
 
 def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, cache_key: str) -> Narrative | None:
@@ -28,7 +29,10 @@ def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, ca
 
 def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cache_key: str) -> None:
     """Keep one narrative per (PR, language, length): older cache keys are replaced."""
-    with store._engine.begin() as connection:
+    if store.read_only:
+        return  # a read command on a read-only database: narrated, not cached
+    with store._write() as connection:
+        lock_pull_requests(connection, [pull_request_id])  # two narrators of one PR take turns (PostgreSQL)
         connection.execute(
             delete(narratives).where(
                 and_(

@@ -27,6 +27,7 @@ from prdigest.models.facts import Facts
 from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.store import Store
+from prdigest.store.upsert import lock_pull_requests
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
@@ -175,6 +176,8 @@ def index_pr(store: Store, repo: str, number: int) -> None:
 
 
 def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+    if store.read_only:
+        return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
     if repository is not None:
         params["repository"] = repository
@@ -221,7 +224,8 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
-    with store._engine.begin() as connection:
+    with store._write() as connection:
+        lock_pull_requests(connection, ids)  # two indexers of one PR take turns (PostgreSQL)
         loaded = _load_batch(connection, ids)
         values: list[dict[str, Any]] = []
         for pr_id, stamp in batch:
@@ -266,7 +270,7 @@ def _replace_rows(store: Store, connection: Connection, ids: list[int], values: 
 def _remove_orphans(store: Store) -> int:
     if not _is_sqlite(store):
         return 0  # PostgreSQL rows go with their PR (ON DELETE CASCADE)
-    with store._engine.begin() as connection:
+    with store._write() as connection:
         result = connection.execute(text("DELETE FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests)"))
         return int(result.rowcount or 0)
 
