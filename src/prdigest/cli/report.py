@@ -58,7 +58,7 @@ def report(ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, out: Path 
 
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         built = report_for(store, repository, number, lang, cast(Length, length), llm)
     _write(report_format(fmt).render(built), out)
 
@@ -90,7 +90,7 @@ def feed(
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         _require_stored(store, repository)
         built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit)
     _write(feed_format(fmt).render(built), out)
@@ -127,7 +127,7 @@ def publish(
     chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db) as store, progress(f"publish {repository}") as bar:
+    with open_store(db, "read") as store, progress(f"publish {repository}") as bar:
         _require_stored(store, repository)
         written = publish_site(
             store,

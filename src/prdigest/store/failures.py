@@ -34,7 +34,7 @@ _HINTS: tuple[tuple[str, str], ...] = (
 
 def driver_message(exc: BaseException) -> str:
     """The first line of the driver's own message (never the SQL or its parameters)."""
-    orig: BaseException | None = exc.orig if isinstance(exc, DBAPIError) else None  # type: ignore[assignment]
+    orig: BaseException | None = exc.orig if isinstance(exc, DBAPIError) else None
     source = orig if orig is not None else exc
     if isinstance(exc, SQLAlchemyError) and orig is None:
         return type(exc).__name__  # its text may quote a statement

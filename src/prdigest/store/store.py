@@ -9,16 +9,15 @@ batch in flight, and a re-run completes it.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
-
-import os
-from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, bindparam, delete, select, update
 
@@ -224,6 +223,7 @@ class Store:
                 by_repo.setdefault(pr.repository, []).append((pr, record_json))
             for repo, prs in by_repo.items():
                 repo_id = self.repository_id(connection, repo)
+                assert repo_id is not None  # created when missing
                 _lock_repository(connection, repo_id)
                 numbers = [pr.number for pr, _json in prs]
                 existing = {
@@ -370,9 +370,7 @@ class Store:
 
 
 # Every column of a PR row but its key: what an insert that finds the row already there sets.
-_PR_COLUMNS = [
-    column.name for column in pull_requests.columns if column.name not in ("id", "repository_id", "number")
-]
+_PR_COLUMNS = [column.name for column in pull_requests.columns if column.name not in ("id", "repository_id", "number")]
 
 
 def _lock_repository(connection: Connection, repo_id: int) -> None:

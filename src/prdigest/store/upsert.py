@@ -26,15 +26,17 @@ def insert_rows(
     """Insert ``rows``; a row whose ``keys`` exist already updates ``update`` (or is skipped)."""
     if not rows:
         return
+    from sqlalchemy.dialects import postgresql, sqlite
+
     dialect = connection.dialect.name
+    statement: Any
     if dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+        statement = sqlite.insert(table)
     elif dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        statement = postgresql.insert(table)
     else:
         connection.execute(insert(table), list(rows))
         return
-    statement: Any = dialect_insert(table)
     if update:
         statement = statement.on_conflict_do_update(
             index_elements=list(keys), set_={name: statement.excluded[name] for name in update}
