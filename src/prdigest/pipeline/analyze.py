@@ -11,13 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
 from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
+from prdigest.store.search_store import index_ids
 from prdigest.store.store import Store
+
+if TYPE_CHECKING:  # the workers module (multiprocessing) is imported only when analysis runs
+    from prdigest.pipeline.analyze_workers import Outcome, Task
 
 
 @dataclass
@@ -91,18 +97,35 @@ def analyze_stored(
         pages = workers.analyze_in_workers(todo, read, registry, context, count)
     else:
         pages = workers.analyze_in_process(todo, read, registry, context)
-    for page in pages:
-        save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
-        for task, outcome in page:
-            failed = isinstance(outcome, str)
-            if isinstance(outcome, str):
-                stats.failed.append(outcome)
-            else:
-                stats.analyzed += 1
-            if on_done is not None:
-                repo, number = names[task.pull_request_id]
-                on_done(repo, number, "failed" if failed else "analyzed")
+    # closing: an error here (or Ctrl-C) ends the workers now, not when the generator is collected.
+    with closing(pages):
+        for page in pages:
+            _save_page(store, page, names, stats, on_done)
     return stats
+
+
+def _save_page(
+    store: Store,
+    page: list[tuple[Task, Outcome]],
+    names: dict[int, tuple[str, int]],
+    stats: AnalyzeStats,
+    on_done: Callable[[str, int, str], None] | None,
+) -> None:
+    """Store one page's facts (one transaction) and index those PRs, then count them."""
+    saved = [outcome for _task, outcome in page if not isinstance(outcome, str)]
+    save_facts_rows(store, saved)
+    # Searchable with its report text at once: an analysis killed after this page leaves no
+    # analyzed PR indexed without its facts.
+    index_ids(store, [row.pull_request_id for row in saved])
+    for task, outcome in page:
+        failed = isinstance(outcome, str)
+        if isinstance(outcome, str):
+            stats.failed.append(outcome)
+        else:
+            stats.analyzed += 1
+        if on_done is not None:
+            repo, number = names[task.pull_request_id]
+            on_done(repo, number, "failed" if failed else "analyzed")
 
 
 def ensure_facts(

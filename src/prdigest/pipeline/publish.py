@@ -10,15 +10,17 @@ Layout (OUT/)::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
+from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length
+from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
 from prdigest.render.build import build_report
-from prdigest.render.feed import build_feed
+from prdigest.render.feed import build_feed, failed_item, feed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
 from prdigest.render.site_index import (
     INDEX_REPORT_LINKS,
@@ -39,6 +41,9 @@ LENGTHS: tuple[Length, ...] = ("full", "brief")
 class Published:
     reports: int = 0
     feeds: int = 0
+    # PRs whose reports could not be written (each has an item and an index row saying why).
+    failures: list[ItemFailure] = field(default_factory=list)
+    total: int = 0  # PRs in the window
 
 
 def publish_site(
@@ -57,42 +62,99 @@ def publish_site(
     written) feed a progress bar."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
     summaries = store.list_prs(repository=repository, since=since, until=until)
-    written = Published()
+    written = Published(total=len(summaries))
     entries: dict[Lang, list[tuple[object, object, object]]] = {lang: [] for lang in languages}
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+    failed: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
     if llm is not None:
         # Facts first, one by one (they may be written); then the LLM calls, concurrently.
-        known = [(pr, current_facts(store, pr)) for pr in (store.get_pr(repository, s.number) for s in summaries)]
+        known = []
+        for summary in summaries:
+            try:
+                pr = store.get_pr(repository, summary.number)
+                known.append((pr, current_facts(store, pr)))
+            except FATAL:
+                raise
+            except Exception:
+                continue
         warm_narratives(store, known, languages, list(LENGTHS), llm)
     if on_start is not None:
         on_start(len(summaries))
     for summary in summaries:
-        pr = store.get_pr(repository, summary.number)
-        facts = current_facts(store, pr)
-        for lang in languages:
-            links: list[tuple[str, str]] = []
-            lab = labels(lang)
-            for length in LENGTHS:
-                narrative = narrative_for(store, pr, facts, lang, length, llm)
-                if length == "brief":
-                    entries[lang].append((pr, facts, narrative))
-                report = build_report(pr, facts, narrative, lang, length)
-                for fmt in REPORT_FORMATS.values():
-                    relative = report_path(pr.number, lang, length, fmt.extension)
-                    (out / relative).write_text(fmt.render(report), encoding="utf-8")
-                    written.reports += 1
-                for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
-                    relative = report_path(pr.number, lang, length, fmt.extension)
-                    links.append((f"{lab.field(length)} {fmt.short_label}", relative))
-            title = printable(" ".join(pr.title.split()))
-            rows[lang].append(IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links))
+        try:
+            _publish_pr(store, repository, summary.number, out, languages, llm, entries, rows, written)
+        except FATAL:
+            raise
+        except Exception as exc:
+            reason = failure_reason(exc)
+            written.failures.append(ItemFailure(summary.number, reason))
+            _remove_reports(out, summary.number, languages)  # none half-written, none stale
+            for lang in languages:
+                when = (summary.merged_at, summary.created_at)
+                failed[lang].append(
+                    failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang)
+                )
+                lab = labels(lang)
+                title = printable(" ".join(summary.title.split()))
+                label = f"{lab.text('item_failed')}{lab.text('colon')}{printable(reason)}"
+                rows[lang].append(IndexRow(summary.number, title, label, []))
         if on_done is not None:
-            on_done(pr.number)
+            on_done(summary.number)
     for lang in languages:
-        feed = build_feed(repository, entries[lang], lang, since=since, until=until)  # type: ignore[arg-type]
+        feed = build_feed(repository, entries[lang], lang, since=since, until=until, failed=failed[lang])  # type: ignore[arg-type]
         for feed_format in FEED_FORMATS.values():
             (out / feed_path(lang, feed_format)).write_text(feed_format.render(feed), encoding="utf-8")
             written.feeds += 1
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
     return written
+
+
+def _remove_reports(out: Path, number: int, languages: list[Lang]) -> None:
+    for lang in languages:
+        for length in LENGTHS:
+            for fmt in REPORT_FORMATS.values():
+                (out / report_path(number, lang, length, fmt.extension)).unlink(missing_ok=True)
+
+
+def _publish_pr(
+    store: Store,
+    repository: str,
+    number: int,
+    out: Path,
+    languages: list[Lang],
+    llm: LLMConfig | None,
+    entries: dict[Lang, list[tuple[object, object, object]]],
+    rows: dict[Lang, list[IndexRow]],
+    written: Published,
+) -> None:
+    """Write one PR's reports; its feed entries and index rows are added only once all are built."""
+    pr = store.get_pr(repository, number)
+    facts = current_facts(store, pr)
+    documents: list[tuple[str, str]] = []
+    new_entries: dict[Lang, tuple[object, object, object]] = {}
+    new_rows: dict[Lang, IndexRow] = {}
+    for lang in languages:
+        links: list[tuple[str, str]] = []
+        lab = labels(lang)
+        for length in LENGTHS:
+            narrative = narrative_for(store, pr, facts, lang, length, llm)
+            if length == "brief":
+                feed_item(pr, facts, narrative, lang)  # fails here, not in the whole feed
+                new_entries[lang] = (pr, facts, narrative)
+            report = build_report(pr, facts, narrative, lang, length)
+            for fmt in REPORT_FORMATS.values():
+                relative = report_path(pr.number, lang, length, fmt.extension)
+                documents.append((relative, fmt.render(report)))
+            for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
+                relative = report_path(pr.number, lang, length, fmt.extension)
+                links.append((f"{lab.field(length)} {fmt.short_label}", relative))
+        title = printable(" ".join(pr.title.split()))
+        new_rows[lang] = IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links)
+    # Every document built: only now is anything of this PR written.
+    for relative, text in documents:
+        (out / relative).write_text(text, encoding="utf-8")
+        written.reports += 1
+    for lang in languages:
+        entries[lang].append(new_entries[lang])
+        rows[lang].append(new_rows[lang])

@@ -7,18 +7,19 @@ from datetime import datetime
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
-from prdigest.models.feed import Feed
+from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
+from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
-from prdigest.render.feed import build_feed
+from prdigest.render.feed import build_feed, failed_item, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
-from prdigest.words import Lang
+from prdigest.words import Lang, labels
 
 
 def current_facts(store: Store, pr: PullRequest) -> Facts:
@@ -60,7 +61,11 @@ def warm_narratives(
     with ThreadPoolExecutor(max_workers=max(1, llm.concurrency), thread_name_prefix="narrate") as pool:
         futures = [pool.submit(narrative_for, store, pr, facts, lang, length, llm) for pr, facts, lang, length in jobs]
         for future in futures:
-            future.result()
+            error = future.exception()
+            # One PR's failure is reported by the sequential pass that follows (as its item);
+            # the database failing stops everything now.
+            if error is not None and isinstance(error, FATAL):
+                raise error
 
 
 def report_for(store: Store, repository: str, number: int, lang: Lang, length: Length, llm: LLMConfig | None) -> Report:
@@ -80,10 +85,44 @@ def feed_for(
     until: datetime | None = None,
     limit: int | None = None,
 ) -> Feed:
-    known = []
-    for summary in store.list_prs(repository=repository, since=since, until=until, limit=limit):
-        pr = store.get_pr(repository, summary.number)
-        known.append((pr, current_facts(store, pr)))
+    """The feed of a repository. A PR that fails (see `pipeline.item_failures`) gets an item
+    saying it could not be written and why (``verdict`` None); the others are written."""
+    summaries = {s.number: s for s in store.list_prs(repository=repository, since=since, until=until, limit=limit)}
+    known: list[tuple[PullRequest, Facts]] = []
+    failed: list[FeedItem] = []
+
+    def fail(number: int, exc: Exception) -> None:
+        summary = summaries[number]
+        when = (summary.merged_at, summary.created_at)
+        failed.append(failed_item(repository, number, summary.title, when, summary.state, failure_reason(exc), lang))
+
+    for number in summaries:
+        try:
+            pr = store.get_pr(repository, number)
+            known.append((pr, current_facts(store, pr)))
+        except FATAL:
+            raise
+        except Exception as exc:
+            fail(number, exc)
     warm_narratives(store, known, [lang], ["brief"], llm)
-    entries = [(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm)) for pr, facts in known]
-    return build_feed(repository, entries, lang, since=since, until=until, limit=limit)
+    entries: list[tuple[PullRequest, Facts, Narrative]] = []
+    for pr, facts in known:
+        try:
+            narrative = narrative_for(store, pr, facts, lang, "brief", llm)
+            feed_item(pr, facts, narrative, lang)  # built again by build_feed; here to catch its failure
+        except FATAL:
+            raise
+        except Exception as exc:
+            fail(pr.number, exc)
+            continue
+        entries.append((pr, facts, narrative))
+    return build_feed(repository, entries, lang, since=since, until=until, limit=limit, failed=failed)
+
+
+def failed_items(feed: Feed) -> list[ItemFailure]:
+    """The feed's items that could not be written, with why."""
+    lab = labels(feed.lang)
+    prefix = f"{lab.text('item_failed')}{lab.text('colon')}"
+    return [
+        ItemFailure(item.number, item.paragraph.removeprefix(prefix)) for item in feed.items if item.verdict is None
+    ]

@@ -138,15 +138,15 @@ def _is_sqlite(store: Store) -> bool:
     return store._engine.dialect.name == "sqlite"
 
 
-def _stamp_query(store: Store, repository: str | None, number: int | None) -> Any:
+def _stamp_query(store: Store, repository: str | None, number: int | None, ids: bool = False) -> Any:
     search_key = "s.rowid" if _is_sqlite(store) else "s.pull_request_id"
-    where = []
+    where = ["p.id IN :ids"] if ids else []
     if repository is not None:
         where.append("r.full_name = :repository")
     if number is not None:
         where.append("p.number = :number")
     clause = ("WHERE " + " AND ".join(where)) if where else ""
-    return text(
+    statement = text(
         f"""
         SELECT p.id, p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
         FROM pull_requests p
@@ -159,6 +159,7 @@ def _stamp_query(store: Store, repository: str | None, number: int | None) -> An
         ORDER BY p.id
         """
     )
+    return statement.bindparams(bindparam("ids", expanding=True)) if ids else statement
 
 
 def _stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:
@@ -175,7 +176,13 @@ def index_pr(store: Store, repo: str, number: int) -> None:
     _reindex(store, repo, number)
 
 
-def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+def index_ids(store: Store, pull_request_ids: Sequence[int]) -> None:
+    """Refresh the search rows of these PRs (by row id): what a pipeline step just wrote."""
+    for start in range(0, len(pull_request_ids), _BATCH):
+        _reindex(store, None, None, list(pull_request_ids[start : start + _BATCH]))
+
+
+def _reindex(store: Store, repository: str | None, number: int | None, ids: list[int] | None = None) -> ReindexStats:
     if store.read_only:
         return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
@@ -183,8 +190,12 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
         params["repository"] = repository
     if number is not None:
         params["number"] = number
+    if ids is not None:
+        if not ids:
+            return ReindexStats(indexed=0, removed=0, current=0)
+        params["ids"] = ids
     with store._engine.connect() as connection:
-        rows = connection.execute(_stamp_query(store, repository, number), params).all()
+        rows = connection.execute(_stamp_query(store, repository, number, ids is not None), params).all()
     stale: list[tuple[int, str]] = []
     current = 0
     for row in rows:
@@ -195,7 +206,7 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
             stale.append((int(row[0]), stamp))
     for start in range(0, len(stale), _BATCH):
         _write_batch(store, stale[start : start + _BATCH])
-    removed = _remove_orphans(store) if number is None else 0
+    removed = _remove_orphans(store) if number is None and ids is None else 0
     return ReindexStats(indexed=len(stale), removed=removed, current=current)
 
 
