@@ -103,7 +103,9 @@ class Store:
                 if not create:
                     raise StoreError(f"no database at {path}: `prdigest sync` or `prdigest import` creates it")
                 _make_folder(path)
-            elif read_only_ok and not _writable(path):
+            elif not _writable(path):
+                if not read_only_ok:
+                    raise StoreError(f"{path} is read-only ({_why_read_only(path)}): this command writes to it")
                 access = _read_only_access(path)
         engine = make_engine(url, access)
         try:
@@ -397,6 +399,17 @@ def _writable(path: Path) -> bool:
     if os.access(path.parent, os.W_OK):
         return True
     return all(os.access(f"{path}{suffix}", os.W_OK) for suffix in ("-wal", "-shm"))
+
+
+def _why_read_only(path: Path) -> str:
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "on a read-only file system"
+    except OSError:
+        pass
+    if not os.access(path, os.W_OK):
+        return "no write permission on the file"
+    return f"no write permission on its folder {path.parent}, where SQLite keeps its log"
 
 
 def _read_only_access(path: Path) -> SqliteAccess:
