@@ -19,7 +19,6 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
 from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
-from prdigest.store.search_store import index_ids
 from prdigest.store.store import Store
 
 if TYPE_CHECKING:  # the workers module (multiprocessing) is imported only when analysis runs
@@ -111,12 +110,10 @@ def _save_page(
     stats: AnalyzeStats,
     on_done: Callable[[str, int, str], None] | None,
 ) -> None:
-    """Store one page's facts (one transaction) and index those PRs, then count them."""
-    saved = [outcome for _task, outcome in page if not isinstance(outcome, str)]
-    save_facts_rows(store, saved)
-    # Searchable with its report text at once: an analysis killed after this page leaves no
+    """Store one page's facts and search rows (one transaction), then count them."""
+    # One transaction with the PRs' search rows: an analysis killed after this page leaves no
     # analyzed PR indexed without its facts.
-    index_ids(store, [row.pull_request_id for row in saved])
+    save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
     for task, outcome in page:
         failed = isinstance(outcome, str)
         if isinstance(outcome, str):

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Select, and_, delete, insert, select
 
 from prdigest.models.facts import Facts
+from prdigest.store import search_store
 from prdigest.store.schema import fact_labels, facts, pr_links, pull_requests, repositories
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
@@ -152,6 +153,7 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         ]
         if links:
             connection.execute(insert(pr_links), links)
+        search_store.index_in_transaction(store, connection, ids)
 
 
 def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, str]:

@@ -176,13 +176,7 @@ def index_pr(store: Store, repo: str, number: int) -> None:
     _reindex(store, repo, number)
 
 
-def index_ids(store: Store, pull_request_ids: Sequence[int]) -> None:
-    """Refresh the search rows of these PRs (by row id): what a pipeline step just wrote."""
-    for start in range(0, len(pull_request_ids), _BATCH):
-        _reindex(store, None, None, list(pull_request_ids[start : start + _BATCH]))
-
-
-def _reindex(store: Store, repository: str | None, number: int | None, ids: list[int] | None = None) -> ReindexStats:
+def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
     if store.read_only:
         return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
@@ -190,12 +184,8 @@ def _reindex(store: Store, repository: str | None, number: int | None, ids: list
         params["repository"] = repository
     if number is not None:
         params["number"] = number
-    if ids is not None:
-        if not ids:
-            return ReindexStats(indexed=0, removed=0, current=0)
-        params["ids"] = ids
     with store._engine.connect() as connection:
-        rows = connection.execute(_stamp_query(store, repository, number, ids is not None), params).all()
+        rows = connection.execute(_stamp_query(store, repository, number), params).all()
     stale: list[tuple[int, str]] = []
     current = 0
     for row in rows:
@@ -206,7 +196,7 @@ def _reindex(store: Store, repository: str | None, number: int | None, ids: list
             stale.append((int(row[0]), stamp))
     for start in range(0, len(stale), _BATCH):
         _write_batch(store, stale[start : start + _BATCH])
-    removed = _remove_orphans(store) if number is None and ids is None else 0
+    removed = _remove_orphans(store) if number is None else 0
     return ReindexStats(indexed=len(stale), removed=removed, current=current)
 
 
@@ -233,32 +223,48 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
     return found
 
 
+def index_in_transaction(store: Store, connection: Connection, pull_request_ids: Sequence[int]) -> None:
+    """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
+    what they index are committed together (a process killed after the commit leaves no PR
+    out of search, or indexed without its facts)."""
+    for start in range(0, len(pull_request_ids), _BATCH):
+        ids = list(pull_request_ids[start : start + _BATCH])
+        rows = connection.execute(_stamp_query(store, None, None, True), {"ids": ids}).all()
+        stale = [(int(r[0]), stamp) for r in rows if r[5] != (stamp := _stamp(str(r[1]), r[2], r[3], r[4]))]
+        if stale:
+            _write_rows(store, connection, stale)
+
+
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
-    ids = [pr_id for pr_id, _stamp_value in batch]
     with store._write() as connection:
-        lock_pull_requests(connection, ids)  # two indexers of one PR take turns (PostgreSQL)
-        loaded = _load_batch(connection, ids)
-        values: list[dict[str, Any]] = []
-        for pr_id, stamp in batch:
-            if pr_id not in loaded:
-                continue
-            record, facts_body, narrative_bodies = loaded[pr_id]
-            document = build_document(
-                PullRequest.model_validate_json(record),
-                None if facts_body is None else Facts.model_validate_json(facts_body),
-                [Narrative.model_validate_json(body) for body in narrative_bodies],
-            )
-            values.append(
-                {
-                    "id": pr_id,
-                    "stamp": stamp,
-                    "title": document.title,
-                    "body": document.body,
-                    "comments": document.comments,
-                    "report": document.report,
-                }
-            )
-        _replace_rows(store, connection, ids, values)
+        lock_pull_requests(connection, [pr_id for pr_id, _stamp_value in batch])  # indexers take turns (PostgreSQL)
+        _write_rows(store, connection, batch)
+
+
+def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str]]) -> None:
+    ids = [pr_id for pr_id, _stamp_value in batch]
+    loaded = _load_batch(connection, ids)
+    values: list[dict[str, Any]] = []
+    for pr_id, stamp in batch:
+        if pr_id not in loaded:
+            continue
+        record, facts_body, narrative_bodies = loaded[pr_id]
+        document = build_document(
+            PullRequest.model_validate_json(record),
+            None if facts_body is None else Facts.model_validate_json(facts_body),
+            [Narrative.model_validate_json(body) for body in narrative_bodies],
+        )
+        values.append(
+            {
+                "id": pr_id,
+                "stamp": stamp,
+                "title": document.title,
+                "body": document.body,
+                "comments": document.comments,
+                "report": document.report,
+            }
+        )
+    _replace_rows(store, connection, ids, values)
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:

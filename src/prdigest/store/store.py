@@ -216,6 +216,8 @@ class Store:
 
     def _upsert_batch(self, batch: list[tuple[PullRequest, str]]) -> list[tuple[PullRequest, str]]:
         """Write one batch of (record, its JSON) in one transaction; returns (record, outcome)."""
+        from prdigest.store import search_store  # it builds on this module
+
         # Later records of the same PR in one batch win, as they would across batches.
         latest = {(pr.repository, pr.number): (pr, record_json) for pr, record_json in batch}
         outcomes: list[tuple[PullRequest, str]] = []
@@ -259,6 +261,17 @@ class Store:
                     connection.execute(
                         update(pull_requests).where(pull_requests.c.id == bindparam("_id")), changed_rows
                     )
+                if new_rows or changed_rows:
+                    written = connection.execute(
+                        select(pull_requests.c.id).where(
+                            and_(
+                                pull_requests.c.repository_id == repo_id,
+                                pull_requests.c.number.in_([row["number"] for row in new_rows + changed_rows]),
+                            )
+                        )
+                    ).scalars()
+                    # Searchable from the moment the record is committed (same transaction).
+                    search_store.index_in_transaction(self, connection, sorted(int(i) for i in written))
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
