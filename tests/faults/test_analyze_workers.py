@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.faults.conftest import clean_env, command, run
 
 from prdigest.demo.synthetic import write_synthetic_history
-from tests.faults.conftest import clean_env, command, run
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
 

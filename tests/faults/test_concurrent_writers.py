@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from tests.conftest import _postgres_database
+from tests.faults.conftest import clean_env, command, run
 
 from prdigest.store import Store
 from prdigest.store.testing import engine_of
-from tests.conftest import _postgres_database
-from tests.faults.conftest import clean_env, command, run
 
 WRITERS = 3
 
@@ -65,7 +65,8 @@ def _snapshot(url: str) -> dict[str, Any]:
             "JOIN pull_requests p ON p.id = l.pull_request_id",
             "pr_links": "SELECT p.number, k.target_repository, k.target_number, k.relation, k.found_in "
             "FROM pr_links k JOIN pull_requests p ON p.id = k.pull_request_id",
-            "pr_search": f"SELECT p.number, s.stamp, s.title FROM pr_search s JOIN pull_requests p ON p.id = {search_key}",
+            "pr_search": "SELECT p.number, s.stamp, s.title FROM pr_search s "
+            f"JOIN pull_requests p ON p.id = {search_key}",
         }
         with engine_of(store).connect() as connection:
             return {name: sorted(tuple(row) for row in connection.execute(text(sql))) for name, sql in queries.items()}
@@ -85,6 +86,7 @@ def test_concurrent_syncs_and_analyses_equal_one_process(small_history: Path, tw
     assert run("sync", "git", str(small_history), "--db", reference).code == 0
     assert run("analyze", "--db", reference).code == 0
     got, expected = _snapshot(concurrent), _snapshot(reference)
-    assert len(expected["pull_requests"]) == 24 and len(expected["facts"]) == 24
+    assert len(expected["pull_requests"]) == 24
+    assert len(expected["facts"]) == 24
     for table in expected:
         assert got[table] == expected[table], table

@@ -43,11 +43,13 @@ def test_a_sync_that_finds_no_pull_requests_leaves_no_database(tmp_path: Path, s
     db = tmp_path / "new" / "prdigest.db"
     result = run("sync", "git", str(tmp_path / "plain"), "--repo", "example/plain", "--db", str(db))
     assert result.code == 3, result.err  # no PR-shaped commits: a source error
-    assert not db.exists() and not Path(f"{db}-wal").exists()
+    assert not db.exists()
+    assert not Path(f"{db}-wal").exists()
     # A window with nothing in it: the same.
     result = run("sync", "git", str(small_history), "--since", "2100-01-01", "--db", str(db))
     assert result.code == 3, result.err
-    assert not db.exists() and not db.parent.joinpath("prdigest.db-wal").exists()
+    assert not db.exists()
+    assert not db.parent.joinpath("prdigest.db-wal").exists()
 
 
 def test_a_dropped_table_is_one_line(tmp_path: Path, small_history: Path) -> None:
@@ -56,8 +58,11 @@ def test_a_dropped_table_is_one_line(tmp_path: Path, small_history: Path) -> Non
     with sqlite3.connect(db) as connection:
         connection.execute("DROP TABLE fact_labels")
     line = assert_one_line_error(run("analyze", "--db", str(db)), STORE_EXIT)
-    assert "lacks a table prdigest needs" in line and "no such table: fact_labels" in line
-    assert "INSERT" not in line and "SELECT" not in line and "[parameters" not in line
+    assert "lacks a table prdigest needs" in line
+    assert "no such table: fact_labels" in line
+    assert "INSERT" not in line
+    assert "SELECT" not in line
+    assert "[parameters" not in line
 
 
 def test_disk_full_is_one_line_and_keeps_what_was_stored(
@@ -73,12 +78,15 @@ def test_disk_full_is_one_line_and_keeps_what_was_stored(
     line = assert_one_line_error(result, STORE_EXIT)
     assert "disk holding the database is full" in line
     # No record text (titles, bodies, diffs) and no SQL in the message.
-    assert "Improve" not in result.err and "INSERT" not in result.err and "UPDATE" not in result.err
+    assert "Improve" not in result.err
+    assert "INSERT" not in result.err
+    assert "UPDATE" not in result.err
     filler.unlink()
     with sqlite3.connect(db) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     after = run("list", "--db", str(db), "--json")
-    assert after.code == 0 and after.out == before  # what was committed is all there, unchanged
+    assert after.code == 0
+    assert after.out == before
 
 
 def _fill(path: Path) -> None:

@@ -8,7 +8,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from tests.faults.conftest import assert_one_line_error, remount, run
 
 REPO = "example-org/synthetic"

@@ -10,9 +10,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.faults.conftest import clean_env, command, run
+
 from prdigest.store import Store
 from prdigest.store.search_store import reindex, search
-from tests.faults.conftest import clean_env, command, run
 
 
 def _titles(db: Path) -> dict[int, str]:
