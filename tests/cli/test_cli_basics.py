@@ -70,6 +70,7 @@ def test_list_and_show(tmp_path: Path) -> None:
 
 def test_errors_are_one_line_with_nonzero_exit(tmp_path: Path) -> None:
     db = tmp_path / "p.db"
+    Store.open(f"sqlite:///{db}").close()
     unknown = run("show", "org/proj#99", "--db", str(db))
     assert unknown.returncode == 5
     assert unknown.stderr.strip() == "error: no pull request org/proj#99 in the database"
@@ -95,6 +96,9 @@ def test_newer_schema_is_refused_by_every_command(tmp_path: Path) -> None:
 
 def test_database_path_from_environment(tmp_path: Path) -> None:
     db = tmp_path / "env.db"
-    result = run("list", env={"PRDIGEST_DB": str(db)})
-    assert result.returncode == 0
-    assert db.exists()
+    missing = run("list", env={"PRDIGEST_DB": str(db)})
+    assert missing.returncode == 4  # read commands never create a database
+    assert missing.stderr.strip().startswith(f"error: no database at {db}")
+    assert not db.exists()
+    Store.open(f"sqlite:///{db}").close()
+    assert run("list", env={"PRDIGEST_DB": str(db)}).returncode == 0

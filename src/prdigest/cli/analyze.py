@@ -62,7 +62,7 @@ def analyze(
         versions_index=versions_source if from_index else None,
         jobs=jobs,
     )
-    with open_store(db) as store, progress("analyzing") as bar:
+    with open_store(db, "write") as store, progress("analyzing") as bar:
 
         def advance(repo: str, number: int, _outcome: str) -> None:
             bar.advance(note=f"{repo}#{number}")
@@ -108,7 +108,7 @@ def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
     from prdigest.words import labels
 
     repository, number = parse_pr_ref(ref)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         result = ensure_facts(store, repository, number)
     if as_json:
         click.echo(result.model_dump_json(indent=2))

@@ -18,7 +18,7 @@ from prdigest.text import printable
 @db_option
 def list_prs(repository: str | None, since: str | None, limit: int | None, as_json: bool, db: str | None) -> None:
     """List stored pull requests, newest first."""
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         rows = store.list_prs(repository=repository, since=parse_date(since), limit=limit)
     if as_json:
         for row in rows:
@@ -56,7 +56,7 @@ def list_prs(repository: str | None, since: str | None, limit: int | None, as_js
 def show(ref: str, as_json: bool, db: str | None) -> None:
     """Show one stored pull request record."""
     repository, number = parse_pr_ref(ref)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         pr = store.get_pr(repository, number)
     if as_json:
         click.echo(pr.model_dump_json(indent=2))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from prdigest.cli.options import db_option, open_store
+from prdigest.cli.options import creating_store, db_option
 from prdigest.cli.plural import plural
 from prdigest.errors import BundleError
 
@@ -42,11 +42,8 @@ def import_bundles(bundles: tuple[Path, ...], db: str | None) -> None:
     for note in source.notes():
         click.echo(f"warning: {note}", err=True)
     duplicates = source.duplicates
-    store = open_store(db)
-    try:
+    with creating_store(db) as store:
         stats = sync_source(store, source)
-    finally:
-        store.close()
     skipped = f", {plural(len(duplicates), 'duplicate')} skipped" if duplicates else ""
     click.echo(
         f"imported {plural(len(source.loaded), 'bundle')}: {stats.inserted} new, {stats.updated} updated, "

@@ -101,6 +101,12 @@ def main(argv: list[str] | None = None) -> Any:
         for line in str(exc).splitlines() or [type(exc).__name__]:
             click.echo(f"error: {line}", err=True)
         sys.exit(exc.exit_code)
+    except Exception as exc:
+        failure = _database_failure(exc)
+        if failure is None:
+            raise
+        click.echo(f"error: {failure}", err=True)
+        sys.exit(failure.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; everything committed so far is kept.", err=True)
         _interrupted()
@@ -118,6 +124,17 @@ def _interrupted() -> None:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(130)
+
+
+def _database_failure(exc: Exception) -> PrdigestError | None:
+    """A database driver's failure as a one-line `StoreError` (exit 4), else None.
+
+    Looked up only when a database module is loaded, so `prdigest --version` stays light."""
+    if "sqlalchemy" not in sys.modules and "sqlite3" not in sys.modules:
+        return None
+    from prdigest.store.failures import DATABASE_ERRORS, as_store_error
+
+    return as_store_error(exc) if isinstance(exc, DATABASE_ERRORS) else None
 
 
 def _silence_stdout() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 
@@ -69,7 +71,42 @@ def parse_pr_ref(value: str) -> tuple[str, int]:
     return repo, int(number)
 
 
-def open_store(db: str | None) -> Any:
+# What a command does with the database: "create" it if missing and write records (sync,
+# import), "write" an existing one (analyze), or "read" an existing one, read-only if it may
+# not write there (every other command; what they cache is then computed, not stored).
+Access = Literal["create", "write", "read"]
+
+
+def open_store(db: str | None, access: Access) -> Any:
     from prdigest.store import Store, resolve_database_url
 
-    return Store.open(resolve_database_url(db))
+    return Store.open(resolve_database_url(db), create=access == "create", read_only_ok=access == "read")
+
+
+@contextmanager
+def creating_store(db: str | None) -> Iterator[Any]:
+    """The store a sync or an import writes into, created when missing.
+
+    When this run created the SQLite file and nothing was stored in the end (no pull request
+    found, or a failure before the first one), the file is removed again: a failed first
+    sync leaves no empty database behind.
+    """
+    from prdigest.store import Store, resolve_database_url
+    from prdigest.store.database import sqlite_file
+
+    url = resolve_database_url(db)
+    path = sqlite_file(url)
+    new = path is not None and not path.exists()
+    store = Store.open(url, create=True)
+    try:
+        yield store
+    finally:
+        empty = False
+        if new:
+            with suppress(Exception):  # cannot tell (the database failed): keep the file
+                empty = store.is_empty()
+        store.close()
+        if empty and path is not None:
+            for name in (str(path), f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+                with suppress(FileNotFoundError):
+                    os.unlink(name)

@@ -12,7 +12,7 @@ from prdigest.cli.options import db_option, lang_option, open_store, parse_date,
 from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
-from prdigest.errors import ConfigError, NotFound
+from prdigest.errors import ConfigError, NarrationError, NotFound
 from prdigest.models.narrative import Length
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS, feed_format, report_format
 from prdigest.text import printable
@@ -64,7 +64,7 @@ def report(
 
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         built = report_for(store, repository, number, lang, cast(Length, length), llm, refresh=refresh)
     _write(report_format(fmt).render(built), out)
 
@@ -93,15 +93,19 @@ def feed(
     db: str | None,
 ) -> None:
     """Write a repository's reading feed, newest first."""
-    from prdigest.pipeline.report import feed_for
+    from prdigest.pipeline.item_failures import failure_summary
+    from prdigest.pipeline.report import failed_items, feed_for
 
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db) as store:
+    with open_store(db, "read") as store:
         _require_stored(store, repository)
         built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh)
     _write(feed_format(fmt).render(built), out)
+    failures = failed_items(built)
+    if failures:
+        raise NarrationError(failure_summary(failures, len(built.items), str(out) if out else "standard output"))
 
 
 def _check_repository(repository: str) -> None:
@@ -135,7 +139,7 @@ def publish(
     chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db) as store, progress(f"publish {repository}") as bar:
+    with open_store(db, "read") as store, progress(f"publish {repository}") as bar:
         _require_stored(store, repository)
         written = publish_site(
             store,
@@ -150,3 +154,7 @@ def publish(
         )
     # The result of the command, so stdout (progress and warnings are stderr's).
     click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")
+    if written.failures:
+        from prdigest.pipeline.item_failures import failure_summary
+
+        raise NarrationError(failure_summary(written.failures, written.total, str(out)))

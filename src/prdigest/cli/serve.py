@@ -46,9 +46,15 @@ def app_from_env() -> object:
     from prdigest.web import WebOptions, create_app
 
     options = WebOptions(narrate_with_llm=bool(os.environ.get(_LLM_ENV)))
-    store = Store.open(os.environ[_URL_ENV])
+    store = Store.open(os.environ[_URL_ENV], create=False, read_only_ok=True)
     store.tune_for_serving()
     return create_app(store, load_settings(), options)
+
+
+def _where(url: str) -> str:
+    from prdigest.store.database import display_name
+
+    return display_name(url)
 
 
 @click.command("serve")
@@ -76,7 +82,9 @@ def serve(host: str, port: int, workers: int, no_reindex: bool, use_llm: bool, d
         )
     url = resolve_database_url(db)
     settings = load_settings()
-    store = Store.open(url)
+    store = Store.open(url, create=False, read_only_ok=True)
+    if store.read_only:
+        click.echo(f"note: {_where(url)} is read-only: serving it as it is (search index not refreshed)", err=True)
     if not no_reindex:
         stats = reindex(store)
         if stats.indexed or stats.removed:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from prdigest.cli.options import db_option, open_store, parse_date
+from prdigest.cli.options import creating_store, db_option, parse_date
 from prdigest.cli.plural import plural
 
 
@@ -56,13 +56,9 @@ def sync_git(
     try:
         if full or _new_database_file(db):
             source.start_log()  # nothing to resume from: git works while the database is created
-        store = open_store(db)
-        try:
-            with _progress() as advance:
-                stats = sync_source(store, source, fresh=full, on_record=advance)
+        with creating_store(db) as store, _progress() as advance:
+            stats = sync_source(store, source, fresh=full, on_record=advance)
             where = _redacted(store.url)
-        finally:
-            store.close()
     finally:
         source.close()
     click.echo(

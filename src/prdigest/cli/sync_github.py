@@ -89,7 +89,7 @@ def sync_github(
         click.echo(UNAUTHENTICATED_NOTICE, err=True)
     console = Console(stderr=True)
     stats = SyncStats()
-    store = open_store(db)
+    store = open_store(db, "create")
     try:
         with (
             GitHubClient(base_url, credentials, cache=HttpCache(store), max_wait=max_wait, timeout=timeout) as client,

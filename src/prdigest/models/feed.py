@@ -28,9 +28,9 @@ class FeedItem(PrintablePart):
     state: str
     merged_at: datetime | None = None
     created_at: datetime | None = None
-    verdict: VerdictName
+    verdict: VerdictName | None = Field(description="None when the item could not be written (see paragraph)")
     verdict_label: str
-    paragraph: str = Field(description="opens with the verdict label, then says why")
+    paragraph: str = Field(description="opens with the verdict label, then says why (or why it could not be written)")
     one_line: str = ""
     narrator: NarratorName = "extractive"
     gaps: list[str] = Field(

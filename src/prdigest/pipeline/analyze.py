@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
@@ -19,6 +21,9 @@ from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
 from prdigest.pipeline.lineage import LineageStats, link_repository
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
+
+if TYPE_CHECKING:  # the workers module (multiprocessing) is imported only when analysis runs
+    from prdigest.pipeline.analyze_workers import Outcome, Task
 
 
 @dataclass
@@ -94,21 +99,36 @@ def analyze_stored(
         pages = workers.analyze_in_workers(todo, read, registry, context, count)
     else:
         pages = workers.analyze_in_process(todo, read, registry, context)
-    for page in pages:
-        save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
-        for task, outcome in page:
-            failed = isinstance(outcome, str)
-            if isinstance(outcome, str):
-                stats.failed.append(outcome)
-            else:
-                stats.analyzed += 1
-            if on_done is not None:
-                repo, number = names[task.pull_request_id]
-                on_done(repo, number, "failed" if failed else "analyzed")
+    # closing: an error here (or Ctrl-C) ends the workers now, not when the generator is collected.
+    with closing(pages):
+        for page in pages:
+            _save_page(store, page, names, stats, on_done)
     if stats.analyzed:
         for repo in sorted({name for name, _number in names.values()}):
             stats.lineage[repo] = link_repository(store, repo)
     return stats
+
+
+def _save_page(
+    store: Store,
+    page: list[tuple[Task, Outcome]],
+    names: dict[int, tuple[str, int]],
+    stats: AnalyzeStats,
+    on_done: Callable[[str, int, str], None] | None,
+) -> None:
+    """Store one page's facts and search rows (one transaction), then count them."""
+    # One transaction with the PRs' search rows: an analysis killed after this page leaves no
+    # analyzed PR indexed without its facts.
+    save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
+    for task, outcome in page:
+        failed = isinstance(outcome, str)
+        if isinstance(outcome, str):
+            stats.failed.append(outcome)
+        else:
+            stats.analyzed += 1
+        if on_done is not None:
+            repo, number = names[task.pull_request_id]
+            on_done(repo, number, "failed" if failed else "analyzed")
 
 
 def ensure_facts(

@@ -9,12 +9,14 @@ fed at most two pages ahead, so memory stays flat however many PRs there are.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
 import queue
+import sys
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +82,7 @@ def _tasks(page: Page, read: ReadRecords) -> list[Task]:
 
 def analyze_in_process(
     items: Sequence[tuple[int, str, str]], read: ReadRecords, registry: Registry, context: AnalysisContext
-) -> Iterator[list[tuple[Task, Outcome]]]:
+) -> Generator[list[tuple[Task, Outcome]], None, None]:
     """Pages of (task, outcome), analyzed here, oldest first."""
     for start in range(0, len(items), PAGE_SIZE):
         tasks = _tasks(list(items[start : start + PAGE_SIZE]), read)
@@ -96,10 +98,41 @@ def can_send(registry: Registry, context: AnalysisContext) -> bool:
     return True
 
 
-def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it ends, however it ends.
+
+    Linux: the kernel sends SIGKILL on the parent's death (PR_SET_PDEATHSIG), even a kill -9
+    of the parent. Ctrl-C reaches the whole process group: a worker ignores it and is ended
+    by the parent, which knows whether the run is over. Elsewhere the worker still notices a
+    dead parent the next time it waits for work (see `_next_task`).
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request above: nothing will signal
+        os._exit(1)
+
+
+def _next_task(inbox: Any, parent: int) -> Any:
+    while True:
+        try:
+            return inbox.get(timeout=_POLL_SECONDS)
+        except queue.Empty:
+            if os.getppid() != parent:
+                os._exit(1)
+
+
+def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int) -> None:
+    _die_with_parent(parent)
     registry, context = pickle.loads(setup)
     while True:
-        task = inbox.get()
+        task = _next_task(inbox, parent)
         if task is None:
             return
         page_number, tasks = task
@@ -130,7 +163,7 @@ def analyze_in_workers(
     registry: Registry,
     context: AnalysisContext,
     jobs: int,
-) -> Iterator[list[tuple[Task, Outcome]]]:
+) -> Generator[list[tuple[Task, Outcome]], None, None]:
     """Pages of (task, outcome) from ``jobs`` worker processes, in the order they finish."""
     # spawn, not fork: the parent may run threads (progress bars, database pools).
     mp = multiprocessing.get_context("spawn")
@@ -139,7 +172,12 @@ def analyze_in_workers(
     runs = _segments(items, jobs)
     inboxes: list[Any] = [mp.Queue() for _ in runs]
     workers = [
-        mp.Process(target=_worker_main, args=(setup, inboxes[i], outbox, i), daemon=True, name=f"prdigest-analyze-{i}")
+        mp.Process(
+            target=_worker_main,
+            args=(setup, inboxes[i], outbox, i, os.getpid()),
+            daemon=True,
+            name=f"prdigest-analyze-{i}",
+        )
         for i in range(len(runs))
     ]
     for worker in workers:
@@ -157,6 +195,7 @@ def analyze_in_workers(
             inboxes[index].put(None)
             next_page[index] += 1
 
+    finished = False
     try:
         for index in range(len(runs)):
             for _ in range(_PAGES_AHEAD):
@@ -174,14 +213,20 @@ def analyze_in_workers(
             tasks = sent.pop((index, page_number))
             feed(index)
             yield list(zip(tasks, outcomes, strict=True))
+        finished = True
     finally:
         for index, inbox in enumerate(inboxes):
             if next_page[index] <= len(runs[index]):
                 inbox.put(None)
         for worker in workers:
-            worker.join(timeout=5)
+            # A run that stopped early (an error, Ctrl-C, the consumer gone) does not wait
+            # for pages no one will read: its workers end now.
+            worker.join(timeout=5 if finished else 0)
             if worker.is_alive():
                 worker.terminate()
+                worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
                 worker.join()
         for inbox in inboxes:
             inbox.cancel_join_thread()  # the workers are gone; nothing left to deliver

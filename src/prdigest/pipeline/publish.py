@@ -10,18 +10,19 @@ Layout (OUT/)::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
 from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length
+from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.narrate import input_digests
 from prdigest.pipeline.related import related_from_store
-from prdigest.pipeline.report import narrative_for, pages_of_prs
+from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
 from prdigest.render.build import build_report
-from prdigest.render.feed import assemble_feed, feed_item
+from prdigest.render.feed import assemble_feed, failed_item, feed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
 from prdigest.render.site_index import (
     INDEX_REPORT_LINKS,
@@ -42,6 +43,9 @@ LENGTHS: tuple[Length, ...] = ("full", "brief")
 class Published:
     reports: int = 0
     feeds: int = 0
+    # PRs whose reports could not be written (each has an item and an index row saying why).
+    failures: list[ItemFailure] = field(default_factory=list)
+    total: int = 0  # PRs in the window
 
 
 def publish_site(
@@ -57,39 +61,51 @@ def publish_site(
     on_done: Callable[[int], None] | None = None,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
-    written) feed a progress bar."""
+    written) feed a progress bar.
+
+    One PR's failure does not stop the rest: its feed item and index row say why, and
+    `Published.failures` lists it. Only feed items are kept per PR, not the records (whole
+    file contents), so memory stays flat however many PRs the repository has."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
     summaries = store.list_prs(repository=repository, since=since, until=until)
-    written = Published()
-    # Only what the feeds and the index need is kept per PR, not the records (whole file
-    # contents): memory stays flat however many PRs the repository has.
+    written = Published(total=len(summaries))
     items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+    if llm is not None:
+        # Facts first, one by one (they may be written); then the LLM calls, concurrently.
+        known = []
+        for summary in summaries:
+            try:
+                pr = store.get_pr(repository, summary.number)
+                known.append((pr, current_facts(store, pr)))
+            except FATAL:
+                raise
+            except Exception:
+                continue  # reported by the sequential pass below
+        warm_narratives(store, known, languages, list(LENGTHS), llm)
+        del known
     if on_start is not None:
         on_start(len(summaries))
-    numbers = [summary.number for summary in summaries]
-    for pr, facts in pages_of_prs(store, repository, numbers, languages, list(LENGTHS), llm):
-        related = related_from_store(store, pr.repository, pr.number)
-        digests = input_digests(pr, facts)
-        for lang in languages:
-            links: list[tuple[str, str]] = []
-            lab = labels(lang)
-            for length in LENGTHS:
-                narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
-                if length == "brief":
-                    items[lang].append(feed_item(pr, facts, narrative, lang))
-                report = build_report(pr, facts, narrative, lang, length)
-                for fmt in REPORT_FORMATS.values():
-                    relative = report_path(pr.number, lang, length, fmt.extension)
-                    (out / relative).write_text(fmt.render(report), encoding="utf-8")
-                    written.reports += 1
-                for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
-                    relative = report_path(pr.number, lang, length, fmt.extension)
-                    links.append((f"{lab.field(length)} {fmt.short_label}", relative))
-            title = printable(" ".join(pr.title.split()))
-            rows[lang].append(IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links))
+    for summary in summaries:
+        try:
+            _publish_pr(store, repository, summary.number, out, languages, llm, items, rows, written)
+        except FATAL:
+            raise
+        except Exception as exc:
+            reason = failure_reason(exc)
+            written.failures.append(ItemFailure(summary.number, reason))
+            _remove_reports(out, summary.number, languages)  # none half-written, none stale
+            for lang in languages:
+                when = (summary.merged_at, summary.created_at)
+                items[lang].append(
+                    failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang)
+                )
+                lab = labels(lang)
+                title = printable(" ".join(summary.title.split()))
+                label = f"{lab.text('item_failed')}{lab.text('colon')}{printable(reason)}"
+                rows[lang].append(IndexRow(summary.number, title, label, []))
         if on_done is not None:
-            on_done(pr.number)
+            on_done(summary.number)
     for lang in languages:
         feed = assemble_feed(repository, items[lang], lang, since=since, until=until)
         for feed_format in FEED_FORMATS.values():
@@ -98,3 +114,55 @@ def publish_site(
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
     return written
+
+
+def _remove_reports(out: Path, number: int, languages: list[Lang]) -> None:
+    for lang in languages:
+        for length in LENGTHS:
+            for fmt in REPORT_FORMATS.values():
+                (out / report_path(number, lang, length, fmt.extension)).unlink(missing_ok=True)
+
+
+def _publish_pr(
+    store: Store,
+    repository: str,
+    number: int,
+    out: Path,
+    languages: list[Lang],
+    llm: LLMConfig | None,
+    items: dict[Lang, list[FeedItem]],
+    rows: dict[Lang, list[IndexRow]],
+    written: Published,
+) -> None:
+    """Write one PR's reports; its feed items and index rows are added only once all are built."""
+    pr = store.get_pr(repository, number)
+    facts = current_facts(store, pr)
+    # Read and hashed once for the PR's every language and length.
+    related = related_from_store(store, pr.repository, pr.number)
+    digests = input_digests(pr, facts)
+    documents: list[tuple[str, str]] = []
+    new_items: dict[Lang, FeedItem] = {}
+    new_rows: dict[Lang, IndexRow] = {}
+    for lang in languages:
+        links: list[tuple[str, str]] = []
+        lab = labels(lang)
+        for length in LENGTHS:
+            narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
+            if length == "brief":
+                new_items[lang] = feed_item(pr, facts, narrative, lang)
+            report = build_report(pr, facts, narrative, lang, length)
+            for fmt in REPORT_FORMATS.values():
+                relative = report_path(pr.number, lang, length, fmt.extension)
+                documents.append((relative, fmt.render(report)))
+            for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
+                relative = report_path(pr.number, lang, length, fmt.extension)
+                links.append((f"{lab.field(length)} {fmt.short_label}", relative))
+        title = printable(" ".join(pr.title.split()))
+        new_rows[lang] = IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links)
+    # Every document built: only now is anything of this PR written.
+    for relative, text in documents:
+        (out / relative).write_text(text, encoding="utf-8")
+        written.reports += 1
+    for lang in languages:
+        items[lang].append(new_items[lang])
+        rows[lang].append(new_rows[lang])

@@ -3,23 +3,23 @@ narrate (cached), build. Shared by the CLI, the web app and publishing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
-from prdigest.models.feed import Feed
+from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
+from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
-from prdigest.render.feed import assemble_feed, feed_item
+from prdigest.render.feed import assemble_feed, failed_item, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
-from prdigest.words import Lang
+from prdigest.words import Lang, labels
 
 # PRs read (and, with an LLM, narrated concurrently) at a time by feeds and publishing.
 PAGE_SIZE = 50
@@ -98,9 +98,11 @@ def warm_narratives(
                 return
             try:
                 narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
-            except BaseException as exc:  # handed to the main thread, which raises it
+            except FATAL as exc:  # the database failing stops everything: the main thread raises it
                 failures.append(exc)
                 return
+            except Exception:
+                continue
 
     workers = [threading.Thread(target=work, name=f"narrate-{n}", daemon=True) for n in range(max(1, llm.concurrency))]
     for worker in workers:
@@ -143,31 +145,44 @@ def feed_for(
     limit: int | None = None,
     refresh: bool = False,
 ) -> Feed:
-    summaries = store.list_prs(repository=repository, since=since, until=until, limit=limit)
-    numbers = [s.number for s in summaries]
-    items = [
-        feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang)
-        for pr, facts in pages_of_prs(store, repository, numbers, [lang], ["brief"], llm, refresh=refresh)
-    ]
+    """The feed of a repository, read a page of PRs at a time (memory stays flat). A PR that
+    fails (see `pipeline.item_failures`) gets an item saying it could not be written and why
+    (``verdict`` None); the others are written."""
+    summaries = {s.number: s for s in store.list_prs(repository=repository, since=since, until=until, limit=limit)}
+    items: list[FeedItem] = []
+
+    def fail(number: int, exc: Exception) -> None:
+        summary = summaries[number]
+        when = (summary.merged_at, summary.created_at)
+        items.append(failed_item(repository, number, summary.title, when, summary.state, failure_reason(exc), lang))
+
+    numbers = list(summaries)
+    for start in range(0, len(numbers), PAGE_SIZE):
+        known: list[tuple[PullRequest, Facts]] = []
+        for number in numbers[start : start + PAGE_SIZE]:
+            try:
+                pr = store.get_pr(repository, number)
+                known.append((pr, current_facts(store, pr)))
+            except FATAL:
+                raise
+            except Exception as exc:
+                fail(number, exc)
+        # Refreshed here once; the sequential pass below reads what this stored.
+        warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
+        for pr, facts in known:
+            try:
+                items.append(feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang))
+            except FATAL:
+                raise
+            except Exception as exc:
+                fail(pr.number, exc)
     return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
 
 
-def pages_of_prs(
-    store: Store,
-    repository: str,
-    numbers: list[int],
-    languages: list[Lang],
-    lengths: list[Length],
-    llm: LLMConfig | None,
-    *,
-    refresh: bool = False,
-) -> Iterator[tuple[PullRequest, Facts]]:
-    """Each PR with its current facts, read a page at a time so that memory stays flat
-    however many PRs there are (a record holds whole file contents); with an LLM, each
-    page's narratives are warmed concurrently (refreshed once here) before its PRs are
-    handed out, so the sequential pass that follows reads what this stored."""
-    for start in range(0, len(numbers), PAGE_SIZE):
-        page = [store.get_pr(repository, number) for number in numbers[start : start + PAGE_SIZE]]
-        known = [(pr, current_facts(store, pr)) for pr in page]
-        warm_narratives(store, known, languages, lengths, llm, refresh=refresh)
-        yield from known
+def failed_items(feed: Feed) -> list[ItemFailure]:
+    """The feed's items that could not be written, with why."""
+    lab = labels(feed.lang)
+    prefix = f"{lab.text('item_failed')}{lab.text('colon')}"
+    return [
+        ItemFailure(item.number, item.paragraph.removeprefix(prefix)) for item in feed.items if item.verdict is None
+    ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from prdigest.errors import NotFound
 from prdigest.models.pullrequest import PullRequest
 from prdigest.sources.protocol import Source, StoredLookup
+from prdigest.store import search_store
 from prdigest.store.store import Store, UpsertStats
 
 # Called after each record is committed with "inserted", "updated" or "unchanged".
@@ -57,6 +58,10 @@ def sync_source(
             stats.add(store.upsert_prs([record], on_record=on_record))
     else:
         stats.add(store.upsert_prs(records, on_record=on_record))
+    # Searchable right after the sync, not after the next analyze or server start. The
+    # whole repository: rows a killed earlier sync wrote but did not index are caught up too
+    # (cheap: only rows whose record changed are rebuilt).
+    search_store.reindex(store, repository)
     resume = source.resume_state()
     if resume is not None and repository is not None:
         store.set_sync_state(repository, source.name, resume)

@@ -70,7 +70,8 @@ def render_feed_atom(feed: Feed, *, self_url: str | None = None, catalog: Catalo
         if item.author:
             entry_author = _sub(entry, "author")
             _sub(entry_author, "name", item.author)
-        _sub(entry, "category", term=item.verdict, label=item.verdict_label)
+        if item.verdict is not None:
+            _sub(entry, "category", term=item.verdict, label=item.verdict_label)
         _sub(entry, "summary", item.paragraph, type="text")
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")

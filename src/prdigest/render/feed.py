@@ -46,6 +46,36 @@ def feed_item(
     )
 
 
+def failed_item(
+    repository: str,
+    number: int,
+    title: str,
+    when: tuple[datetime | None, datetime | None],
+    state: str,
+    reason: str,
+    lang: Lang,
+    *,
+    catalog: Catalog = CATALOG,
+) -> FeedItem:
+    """The item of a PR whose item could not be written: it says so, and why.
+
+    ``when`` is (merged_at, created_at), as stored: the item keeps its place in the feed."""
+    lab = catalog.labels(lang)
+    label = lab.text("item_failed")
+    return FeedItem(
+        repository=repository,
+        number=number,
+        title=" ".join(title.split()),
+        original_title=title,
+        state=state,
+        merged_at=when[0],
+        created_at=when[1],
+        verdict=None,
+        verdict_label=label,
+        paragraph=f"{label}{lab.text('colon')}{' '.join(reason.split())}",
+    )
+
+
 def _utc(value: datetime | None) -> datetime | None:
     if value is None:
         return None
@@ -69,10 +99,12 @@ def build_feed(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: int | None = None,
+    failed: Iterable[FeedItem] = (),
     catalog: Catalog = CATALOG,
 ) -> Feed:
-    items = (feed_item(pr, facts, narrative, lang, catalog=catalog) for pr, facts, narrative in entries)
-    return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
+    """The feed of ``entries``, plus the ``failed`` items (`failed_item`) in their places."""
+    items = [feed_item(pr, facts, narrative, lang, catalog=catalog) for pr, facts, narrative in entries]
+    return assemble_feed(repository, [*items, *failed], lang, since=since, until=until, limit=limit)
 
 
 def assemble_feed(
@@ -84,9 +116,9 @@ def assemble_feed(
     until: datetime | None = None,
     limit: int | None = None,
 ) -> Feed:
-    """The feed of items made one by one with `feed_item` (a caller streaming many PRs keeps
-    only the items, not the records behind them)."""
-    kept = [item for item in items if in_window(item.merged_at or item.created_at, since, until)]
+    """The feed of items made one by one with `feed_item` or `failed_item` (a caller streaming
+    many PRs keeps only the items, not the records behind them)."""
+    kept = [item for item in items if in_window(item.when, since, until)]
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
     kept.sort(key=lambda i: (_utc(i.when) or epoch, i.number), reverse=True)
     if limit is not None:

@@ -9,8 +9,10 @@ from typing import Any
 from sqlalchemy import Select, and_, delete, insert, select
 
 from prdigest.models.facts import Facts
+from prdigest.store import search_store
 from prdigest.store.schema import fact_labels, facts, pr_links, pull_requests, repositories
 from prdigest.store.store import Store
+from prdigest.store.upsert import lock_pull_requests
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,19 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
     """Replace the facts, labels and outgoing links of several PRs in one transaction."""
     if not rows:
         return
+    if store.read_only:
+        return  # a read command on a read-only database: the facts were computed, not cached
     latest = {row.pull_request_id: row for row in rows}  # a PR given twice: the last one wins
     ids = list(latest)
-    with store._engine.begin() as connection:
+    # One transaction: a PR's facts, labels and links are replaced together or not at all.
+    with store._write() as connection:
+        lock_pull_requests(connection, ids)  # two analyses of one PR take turns (PostgreSQL)
+        # A PR deleted since it was read (a concurrent `delete_repository`) gets no facts.
+        present = set(connection.execute(select(pull_requests.c.id).where(pull_requests.c.id.in_(ids))).scalars())
+        latest = {pr_id: row for pr_id, row in latest.items() if pr_id in present}
+        ids = list(latest)
+        if not ids:
+            return
         connection.execute(delete(facts).where(facts.c.pull_request_id.in_(ids)))
         connection.execute(
             insert(facts),
@@ -141,6 +153,7 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         ]
         if links:
             connection.execute(insert(pr_links), links)
+        search_store.index_in_transaction(store, connection, ids)
 
 
 def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, str]:

@@ -43,6 +43,7 @@ class GenerationReader:
         self._engine = engine
         self._sql = sql
         self._connection: Connection | None = None
+        self._in_memory = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
 
     def read(self) -> Hashable:
         if self._connection is None:
@@ -53,10 +54,11 @@ class GenerationReader:
         except Exception:
             self.close()
             raise
-        if self._engine.dialect.name != "sqlite":
-            # End the read-only transaction at once: an open one would pin a PostgreSQL snapshot.
-            # (pysqlite opens none for a SELECT, and an in-memory database's one connection is
-            # shared with the writers: a rollback there could undo someone else's work.)
+        if not self._in_memory:
+            # End the read transaction at once: an open one would pin a snapshot (PostgreSQL;
+            # SQLite files, whose reads begin a transaction too, would also keep the WAL from
+            # being checkpointed). An in-memory database's one connection is shared with the
+            # writers and its reads begin none: a rollback there could undo someone else's work.
             self._connection.rollback()
         return tuple(row)
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, select
 
 from prdigest.store.schema import http_cache
 from prdigest.store.store import Store
+from prdigest.store.upsert import insert_rows
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class HttpCache:
     """Reads and writes rows of ``http_cache`` through a `Store`'s engine."""
 
     def __init__(self, store: Store) -> None:
+        self._store = store
         self._engine = store._engine
 
     def get(self, url: str, method: str = "GET") -> CachedResponse | None:
@@ -46,13 +48,9 @@ class HttpCache:
     def put(self, url: str, body: str, *, etag: str | None, last_modified: str | None, method: str = "GET") -> None:
         key = cache_key(method, url)
         values = {"url": url, "etag": etag, "last_modified": last_modified, "body": body}
-        with self._engine.begin() as connection:
-            exists = connection.execute(select(http_cache.c.key).where(http_cache.c.key == key)).first()
-            if exists is None:
-                connection.execute(insert(http_cache).values(key=key, **values))
-            else:
-                connection.execute(update(http_cache).where(http_cache.c.key == key).values(**values))
+        with self._store._write() as connection:
+            insert_rows(connection, http_cache, [{"key": key, **values}], keys=["key"], update=list(values))
 
     def delete(self, url: str, method: str = "GET") -> None:
-        with self._engine.begin() as connection:
+        with self._store._write() as connection:
             connection.execute(delete(http_cache).where(http_cache.c.key == cache_key(method, url)))

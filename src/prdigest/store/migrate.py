@@ -1,4 +1,9 @@
-"""Bring a database to the schema this prdigest knows, refusing one written by a newer one."""
+"""Bring a database to the schema this prdigest knows, refusing one written by a newer one.
+
+Two processes opening a new database at once must not both create its tables: the upgrade
+runs inside `migration_lock` (SQLite's write lock, PostgreSQL's advisory lock) and reads the
+revision again once it holds the lock, so the second process finds the work done.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, inspect, text
 
 from prdigest.errors import SchemaTooNew
+from prdigest.store.database import migration_lock
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Every revision this code knows, oldest first. A test checks it matches migrations/versions.
@@ -21,31 +27,44 @@ def current_revision(connection: Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def upgrade(engine: Engine) -> None:
-    """Run pending migrations; cheap when the database is already at head."""
+def needs_upgrade(engine: Engine) -> bool:
+    """Whether the schema is behind this prdigest's (raises `SchemaTooNew` when ahead)."""
     with engine.connect() as connection:
         revision = current_revision(connection)
-    if revision == HEAD_REVISION:
+    _check_known(revision)
+    return revision != HEAD_REVISION
+
+
+def upgrade(engine: Engine) -> None:
+    """Run pending migrations; cheap when the database is already at head."""
+    if not needs_upgrade(engine):
         return
+    with migration_lock(engine) as connection:
+        revision = current_revision(connection)  # again: another process may have upgraded
+        _check_known(revision)
+        if revision != HEAD_REVISION:
+            _run_alembic(connection, "upgrade", "head")
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    with migration_lock(engine) as connection:
+        _run_alembic(connection, "downgrade", revision)
+
+
+def _check_known(revision: str | None) -> None:
     if revision is not None and revision not in KNOWN_REVISIONS:
         raise SchemaTooNew(
             f"the database has schema revision {revision!r}, newer than this prdigest knows "
             f"(up to {HEAD_REVISION!r}); upgrade prdigest"
         )
-    _run_alembic(engine, "upgrade", "head")
 
 
-def downgrade(engine: Engine, revision: str) -> None:
-    _run_alembic(engine, "downgrade", revision)
-
-
-def _run_alembic(engine: Engine, action: str, target: str) -> None:
+def _run_alembic(connection: Connection, action: str, target: str) -> None:
     # Imported here: alembic is only needed when the schema actually changes.
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        getattr(command, action)(config, target)
+    config.attributes["connection"] = connection
+    getattr(command, action)(config, target)

@@ -17,6 +17,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select
 from prdigest.models.narrative import Narrative
 from prdigest.store.schema import narratives
 from prdigest.store.store import Store
+from prdigest.store.upsert import lock_pull_requests
 
 
 def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, cache_key: str) -> Narrative | None:
@@ -84,9 +85,12 @@ def shown_narrative(store: Store, pull_request_id: int, lang: str, length: str, 
 def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cache_key: str) -> None:
     """Keep one narrative per (PR, language, length) and slot (narrator and model): the
     older row of the same slot, and any row under the same cache key, are replaced."""
+    if store.read_only:
+        return  # a read command on a read-only database: narrated, not cached
     model = narrative.cost.model
     same_model = narratives.c.model.is_(None) if model is None else narratives.c.model == model
-    with store._engine.begin() as connection:
+    with store._write() as connection:
+        lock_pull_requests(connection, [pull_request_id])  # two narrators of one PR take turns (PostgreSQL)
         connection.execute(
             delete(narratives).where(
                 and_(

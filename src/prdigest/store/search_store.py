@@ -27,6 +27,7 @@ from prdigest.models.facts import Facts
 from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.store import Store
+from prdigest.store.upsert import lock_pull_requests
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
@@ -137,15 +138,15 @@ def _is_sqlite(store: Store) -> bool:
     return store._engine.dialect.name == "sqlite"
 
 
-def _stamp_query(store: Store, repository: str | None, number: int | None) -> Any:
+def _stamp_query(store: Store, repository: str | None, number: int | None, ids: bool = False) -> Any:
     search_key = "s.rowid" if _is_sqlite(store) else "s.pull_request_id"
-    where = []
+    where = ["p.id IN :ids"] if ids else []
     if repository is not None:
         where.append("r.full_name = :repository")
     if number is not None:
         where.append("p.number = :number")
     clause = ("WHERE " + " AND ".join(where)) if where else ""
-    return text(
+    statement = text(
         f"""
         SELECT p.id, p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
         FROM pull_requests p
@@ -158,6 +159,7 @@ def _stamp_query(store: Store, repository: str | None, number: int | None) -> An
         ORDER BY p.id
         """
     )
+    return statement.bindparams(bindparam("ids", expanding=True)) if ids else statement
 
 
 def _stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:
@@ -175,6 +177,8 @@ def index_pr(store: Store, repo: str, number: int) -> None:
 
 
 def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+    if store.read_only:
+        return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
     if repository is not None:
         params["repository"] = repository
@@ -219,31 +223,48 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
     return found
 
 
+def index_in_transaction(store: Store, connection: Connection, pull_request_ids: Sequence[int]) -> None:
+    """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
+    what they index are committed together (a process killed after the commit leaves no PR
+    out of search, or indexed without its facts)."""
+    for start in range(0, len(pull_request_ids), _BATCH):
+        ids = list(pull_request_ids[start : start + _BATCH])
+        rows = connection.execute(_stamp_query(store, None, None, True), {"ids": ids}).all()
+        stale = [(int(r[0]), stamp) for r in rows if r[5] != (stamp := _stamp(str(r[1]), r[2], r[3], r[4]))]
+        if stale:
+            _write_rows(store, connection, stale)
+
+
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
+    with store._write() as connection:
+        lock_pull_requests(connection, [pr_id for pr_id, _stamp_value in batch])  # indexers take turns (PostgreSQL)
+        _write_rows(store, connection, batch)
+
+
+def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str]]) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
-    with store._engine.begin() as connection:
-        loaded = _load_batch(connection, ids)
-        values: list[dict[str, Any]] = []
-        for pr_id, stamp in batch:
-            if pr_id not in loaded:
-                continue
-            record, facts_body, narrative_bodies = loaded[pr_id]
-            document = build_document(
-                PullRequest.model_validate_json(record),
-                None if facts_body is None else Facts.model_validate_json(facts_body),
-                [Narrative.model_validate_json(body) for body in narrative_bodies],
-            )
-            values.append(
-                {
-                    "id": pr_id,
-                    "stamp": stamp,
-                    "title": document.title,
-                    "body": document.body,
-                    "comments": document.comments,
-                    "report": document.report,
-                }
-            )
-        _replace_rows(store, connection, ids, values)
+    loaded = _load_batch(connection, ids)
+    values: list[dict[str, Any]] = []
+    for pr_id, stamp in batch:
+        if pr_id not in loaded:
+            continue
+        record, facts_body, narrative_bodies = loaded[pr_id]
+        document = build_document(
+            PullRequest.model_validate_json(record),
+            None if facts_body is None else Facts.model_validate_json(facts_body),
+            [Narrative.model_validate_json(body) for body in narrative_bodies],
+        )
+        values.append(
+            {
+                "id": pr_id,
+                "stamp": stamp,
+                "title": document.title,
+                "body": document.body,
+                "comments": document.comments,
+                "report": document.report,
+            }
+        )
+    _replace_rows(store, connection, ids, values)
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:
@@ -266,7 +287,7 @@ def _replace_rows(store: Store, connection: Connection, ids: list[int], values: 
 def _remove_orphans(store: Store) -> int:
     if not _is_sqlite(store):
         return 0  # PostgreSQL rows go with their PR (ON DELETE CASCADE)
-    with store._engine.begin() as connection:
+    with store._write() as connection:
         result = connection.execute(text("DELETE FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests)"))
         return int(result.rowcount or 0)
 

@@ -9,21 +9,32 @@ batch in flight, and a re-run completes it.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, delete, insert, select, update
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy import Connection, Engine, and_, bindparam, delete, select, update
 
-from prdigest.errors import NotFound, StoreError
+from prdigest.errors import ConfigError, NotFound, PrdigestError, StoreError
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import migrate
-from prdigest.store.database import add_read_pragmas, make_engine, redact_url
+from prdigest.store.database import (
+    SqliteAccess,
+    add_read_pragmas,
+    display_name,
+    make_engine,
+    sqlite_file,
+    write_transaction,
+)
+from prdigest.store.failures import DATABASE_ERRORS, as_store_error
 from prdigest.store.schema import pull_requests, repositories, sync_states
+from prdigest.store.upsert import insert_rows
 
 
 @dataclass
@@ -67,23 +78,57 @@ class Store:
     the code above it calls those. Tests that truly need raw SQL use `prdigest.store.testing`.
     """
 
-    def __init__(self, engine: Engine, url: str) -> None:
+    def __init__(self, engine: Engine, url: str, *, read_only: bool = False) -> None:
         self._engine = engine
         self.url = url
+        # Opened read-only (a read command on a file it may not write): caches (facts,
+        # narratives, the search index) are computed but not stored; records cannot be written.
+        self.read_only = read_only
         self._repo_ids: dict[str, int] = {}
 
     @classmethod
-    def open(cls, url: str) -> Store:
-        engine = make_engine(url)
+    def open(cls, url: str, *, create: bool = True, read_only_ok: bool = False) -> Store:
+        """Open (and migrate) the database at ``url``.
+
+        ``create``: a SQLite file (and its folder) that does not exist is created; without it
+        a missing file is an error, so read commands never leave an empty database behind.
+        ``read_only_ok``: a SQLite file this process may not write (read-only file or file
+        system) is opened read-only instead of failing.
+        """
+        where = display_name(url)
+        access = SqliteAccess()
+        path = sqlite_file(url)
+        if path is not None:
+            if not path.exists():
+                if not create:
+                    raise StoreError(f"no database at {path}: `prdigest sync` or `prdigest import` creates it")
+                _make_folder(path)
+            elif not _writable(path):
+                if not read_only_ok:
+                    raise StoreError(f"{path} is read-only ({_why_read_only(path)}): this command writes to it")
+                access = _read_only_access(path)
+        engine = make_engine(url, access)
         try:
-            migrate.upgrade(engine)
-        except OperationalError as exc:
+            if not access.read_only:
+                migrate.upgrade(engine)
+            elif migrate.needs_upgrade(engine):
+                raise StoreError(
+                    f"{where} is read-only and its schema is older than this prdigest's: "
+                    "run any writing command (e.g. `prdigest analyze`) where it is writable first"
+                )
+        except PrdigestError:
             engine.dispose()
-            raise StoreError(f"cannot open the database {redact_url(url)}: {exc.orig}") from exc
-        except SQLAlchemyError as exc:
+            raise
+        except DATABASE_ERRORS as exc:
             engine.dispose()
-            raise StoreError(f"database error on {redact_url(url)}: {type(exc).__name__}") from exc
-        return cls(engine, url)
+            raise as_store_error(exc, where) from exc
+        return cls(engine, url, read_only=access.read_only)
+
+    def _write(self) -> AbstractContextManager[Connection]:
+        """A write transaction (on SQLite it holds the write lock from its first statement)."""
+        if self.read_only:
+            raise StoreError(f"{display_name(self.url)} is read-only: this command needs to write to it")
+        return write_transaction(self._engine)
 
     def close(self) -> None:
         self._engine.dispose()
@@ -115,8 +160,10 @@ class Store:
         if found is None:
             if not create:
                 return None
+            # ON CONFLICT: another process may add the same repository at the same time.
+            insert_rows(connection, repositories, [{"full_name": full_name}], keys=["full_name"])
             found = connection.execute(
-                insert(repositories).values(full_name=full_name).returning(repositories.c.id)
+                select(repositories.c.id).where(repositories.c.full_name == full_name)
             ).scalar_one()
         self._repo_ids[full_name] = int(found)
         return int(found)
@@ -169,15 +216,19 @@ class Store:
 
     def _upsert_batch(self, batch: list[tuple[PullRequest, str]]) -> list[tuple[PullRequest, str]]:
         """Write one batch of (record, its JSON) in one transaction; returns (record, outcome)."""
+        from prdigest.store import search_store  # it builds on this module
+
         # Later records of the same PR in one batch win, as they would across batches.
         latest = {(pr.repository, pr.number): (pr, record_json) for pr, record_json in batch}
         outcomes: list[tuple[PullRequest, str]] = []
-        with self._engine.begin() as connection:
+        with self._write() as connection:
             by_repo: dict[str, list[tuple[PullRequest, str]]] = {}
             for pr, record_json in latest.values():
                 by_repo.setdefault(pr.repository, []).append((pr, record_json))
             for repo, prs in by_repo.items():
                 repo_id = self.repository_id(connection, repo)
+                assert repo_id is not None  # created when missing
+                _lock_repository(connection, repo_id)
                 numbers = [pr.number for pr, _json in prs]
                 existing = {
                     int(row.number): (int(row.id), str(row.record_hash))
@@ -202,12 +253,25 @@ class Store:
                     else:
                         changed_rows.append({"_id": found[0], **row})
                         outcomes.append((pr, "updated"))
-                if new_rows:
-                    connection.execute(insert(pull_requests), new_rows)
+                # ON CONFLICT: a row another writer added since the read above is overwritten
+                # with this (equal or newer) record instead of failing the batch.
+                insert_rows(connection, pull_requests, new_rows, keys=["repository_id", "number"], update=_PR_COLUMNS)
                 if changed_rows:
+                    changed_rows.sort(key=lambda row: int(row["_id"]))  # lock order: see lock_pull_requests
                     connection.execute(
                         update(pull_requests).where(pull_requests.c.id == bindparam("_id")), changed_rows
                     )
+                if new_rows or changed_rows:
+                    written = connection.execute(
+                        select(pull_requests.c.id).where(
+                            and_(
+                                pull_requests.c.repository_id == repo_id,
+                                pull_requests.c.number.in_([row["number"] for row in new_rows + changed_rows]),
+                            )
+                        )
+                    ).scalars()
+                    # Searchable from the moment the record is committed (same transaction).
+                    search_store.index_in_transaction(self, connection, sorted(int(i) for i in written))
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
@@ -298,26 +362,85 @@ class Store:
 
     def set_sync_state(self, repository: str, source: str, state: dict[str, Any]) -> None:
         encoded = json.dumps(state, sort_keys=True)
-        with self._engine.begin() as connection:
+        with self._write() as connection:
             repo_id = self.repository_id(connection, repository)
             current = connection.execute(
                 select(sync_states.c.state).where(
                     and_(sync_states.c.repository_id == repo_id, sync_states.c.source == source)
                 )
             ).first()
-            if current is None:
-                connection.execute(insert(sync_states).values(repository_id=repo_id, source=source, state=encoded))
-            elif current[0] != encoded:
-                connection.execute(
-                    update(sync_states)
-                    .where(and_(sync_states.c.repository_id == repo_id, sync_states.c.source == source))
-                    .values(state=encoded)
-                )
+            if current is None or current[0] != encoded:
+                row = {"repository_id": repo_id, "source": source, "state": encoded}
+                insert_rows(connection, sync_states, [row], keys=["repository_id", "source"], update=["state"])
+
+    def is_empty(self) -> bool:
+        """Whether no repository (hence no record) is stored."""
+        with self._engine.connect() as connection:
+            return connection.execute(select(repositories.c.id).limit(1)).first() is None
 
     def delete_repository(self, repository: str) -> None:
-        with self._engine.begin() as connection:
+        with self._write() as connection:
             connection.execute(delete(repositories).where(repositories.c.full_name == repository))
         self._repo_ids.pop(repository, None)
+
+
+# Every column of a PR row but its key: what an insert that finds the row already there sets.
+_PR_COLUMNS = [column.name for column in pull_requests.columns if column.name not in ("id", "repository_id", "number")]
+
+
+def _lock_repository(connection: Connection, repo_id: int) -> None:
+    """PostgreSQL: two batches of one repository take turns, so each reads which of its PRs
+    exist and writes them without the other in between (exact counts, no key clashes).
+    SQLite's write transactions already run one at a time."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            select(repositories.c.id).where(repositories.c.id == repo_id).with_for_update(key_share=True)
+        )
+
+
+def _make_folder(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create the database folder {path.parent}: {exc.strerror}") from exc
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process can write the SQLite file and the -wal/-shm files beside it."""
+    if not os.access(path, os.W_OK):
+        return False
+    if os.access(path.parent, os.W_OK):
+        return True
+    return all(os.access(f"{path}{suffix}", os.W_OK) for suffix in ("-wal", "-shm"))
+
+
+def _why_read_only(path: Path) -> str:
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "on a read-only file system"
+    except OSError:
+        pass
+    if not os.access(path, os.W_OK):
+        return "no write permission on the file"
+    return f"no write permission on its folder {path.parent}, where SQLite keeps its log"
+
+
+def _read_only_access(path: Path) -> SqliteAccess:
+    """How to read a file this process may not write.
+
+    SQLite reads a WAL database read-only when its -shm (and -wal) files exist or can be
+    created; on a read-only file system with neither it must open the file "immutable"
+    (no locks, no log), which is exact only when no log holds committed pages.
+    """
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if os.access(path.parent, os.W_OK) or (wal.exists() and shm.exists()):
+        return SqliteAccess(read_only=True)
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StoreError(
+            f"{path} is on a read-only file system next to its write-ahead log {wal.name} but without "
+            f"{shm.name}: SQLite cannot read it there; copy the database files to a writable folder"
+        )
+    return SqliteAccess(read_only=True, immutable=True)
 
 
 def _digest(text: str) -> str:
@@ -384,8 +507,14 @@ class _BatchWriter:
 
     def finish(self) -> None:
         if self._thread is not None:
-            if self._thread.is_alive():
-                self._todo.put(None)
+            # The thread may stop on an error with a batch still queued: never block on a
+            # full queue that no one empties any more.
+            while self._thread.is_alive():
+                try:
+                    self._todo.put(None, timeout=0.5)
+                    break
+                except queue.Full:
+                    continue
             self._thread.join()
             self._thread = None
         self._raise_error()
