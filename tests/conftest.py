@@ -62,6 +62,6 @@ def sqlite_url(tmp_path: object) -> str:
 def seeds() -> ModuleType:
     """Hand-built records of the seed situations: cupy_pr/cupy_facts (seed 000),
     humming_pr/humming_facts (seed 002), hostile_* (untrusted text)."""
-    from tests.narrate_extractive import seed_records
+    from tests.narrate.extractive import seed_records
 
     return seed_records

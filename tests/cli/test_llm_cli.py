@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.narrate_llm.conftest import FakeLLMServer, Scripted, completion, error
+from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error
 
 REPO = "example-org/widgets"
 

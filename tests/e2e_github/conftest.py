@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from tests.e2e.driver import PRDIGEST, Cli, RunPrdigest, clean_env
 from tests.e2e_github.story import BUNDLES, FAKE, TOKEN
-from tests.sources_github.fake_github import FakeGitHub
+from tests.sources.github.fake_github import FakeGitHub
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +70,7 @@ def _fake_fixture(name: str) -> Any:
 
 @pytest.fixture
 def fake_story() -> Iterator[FakeGitHub]:
-    """The fake GitHub of tests/sources_github, answering with this area's story instead."""
+    """The fake GitHub of tests/sources/github, answering with this area's story instead."""
     fake = FakeGitHub(token=TOKEN)
     fake.pr_nodes = _fake_fixture("graphql_pull_requests.json")
     fake.files = _fake_fixture("rest_files.json")

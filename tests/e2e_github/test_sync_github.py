@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.e2e.driver import Cli, RunPrdigest, section
 from tests.e2e_github.story import REPO, RESTORE, STORY, TOKEN, ref
-from tests.sources_github.fake_github import FakeGitHub
+from tests.sources.github.fake_github import FakeGitHub
 
 VARIANTS = [(lang, length) for lang in ("zh", "en") for length in ("full", "brief")]
 

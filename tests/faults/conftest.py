@@ -3,7 +3,7 @@ file systems, killed processes and broken records. Every test runs the real comm
 subprocesses and checks the exit code, that an error is one line, and what is stored.
 
 Hostile inputs are kept fixed elsewhere, next to the code they attack:
-tests/sources_github/test_hostile_bundles.py (a hypothesis strategy over the bundle format
+tests/sources/github/test_hostile_bundles.py (a hypothesis strategy over the bundle format
 through ``prdigest import``) and tests/config/test_config_files.py (hostile config files).
 """
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.narrate_llm.conftest import FakeLLMServer, Scripted, completion, error
+from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error
 
 from prdigest.config import LLMConfig, Settings
 from prdigest.pipeline.narrate import narrate_with_status, retry_delay

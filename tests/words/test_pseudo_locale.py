@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.narrate_extractive.seed_records import cupy_facts, cupy_pr, humming_facts, humming_pr
+from tests.narrate.extractive.seed_records import cupy_facts, cupy_pr, humming_facts, humming_pr
 from tests.words.pseudo import OPEN, PSEUDO, build_pseudo_catalog, unwrapped
 
 from prdigest.models.facts import Facts

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from tests.narrate_llm.conftest import (
+from tests.narrate.llm.conftest import (
     API_KEY,
     FakeLLMServer,
     Scripted,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.narrate_llm.conftest import sample_facts, sample_pr
+from tests.narrate.llm.conftest import sample_facts, sample_pr
 
 from prdigest.facts_view.evidence import key_reason, risk_evidence
 from prdigest.models.facts import Evidence, Facts, RisksFacts, RiskTag, VerdictFacts, VerdictReason

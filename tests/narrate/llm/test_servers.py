@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 import pytest
-from tests.narrate_llm.conftest import (
+from tests.narrate.llm.conftest import (
     FakeLLMServer,
     Scripted,
     completion,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.narrate_llm.conftest import sample_facts, sample_pr
+from tests.narrate.llm.conftest import sample_facts, sample_pr
 
 from prdigest.models.narrative import SECTION_FIELDS
 from prdigest.narrate.llm.prompt import strip_boundary

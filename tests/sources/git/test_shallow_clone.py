@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.sources_git.conftest import RunCli, load_pr
+from tests.sources.git.conftest import RunCli, load_pr
 
 from prdigest.models.pullrequest import IncompleteReason
 

@@ -1,6 +1,6 @@
 """Hand-built pull requests and facts rebuilding the situations of seeds 000 and 002 (and a
 hostile one for escaping tests). Loaded by the conftests of tests/render and
-tests/narrate_extractive."""
+tests/narrate/extractive."""
 
 from __future__ import annotations
 

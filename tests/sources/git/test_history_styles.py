@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.sources_git.conftest import SyncInProcess, load_pr, stored_numbers
+from tests.sources.git.conftest import SyncInProcess, load_pr, stored_numbers
 
 REPO = "example-org/example-project"
 BOB = ("Bob Martin", "bob@example.com")

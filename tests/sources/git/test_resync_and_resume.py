@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from tests.helpers.gitrepo import GitRepoBuilder, write_synthetic_history
-from tests.sources_git.conftest import PRDIGEST, RunCli, SyncInProcess, stored_numbers
+from tests.sources.git.conftest import PRDIGEST, RunCli, SyncInProcess, stored_numbers
 
 
 def dump(db: Path) -> list[str]:

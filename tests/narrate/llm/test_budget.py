@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.narrate_llm.conftest import generated_pr
+from tests.narrate.llm.conftest import generated_pr
 
 from prdigest.models.facts import FileFact
 from prdigest.models.pullrequest import FileChange

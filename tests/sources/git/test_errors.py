@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.sources_git.conftest import RunCli
+from tests.sources.git.conftest import RunCli
 
 
 def _one_line_error(stderr: str) -> str:
