@@ -17,7 +17,8 @@ Positive reasons (weight):
                         error-message-regression tag: +1.5; duplicated-logic-across-files: +1.5;
                         unresolved-review-concern: +1.0 (else an automated correctness point: +0.5)
     dependency-practice constraint kinds that teach governance (cap-to-exclusion, exclusion,
-                        cap, pin, variant rename): 1.5
+                        cap, pin, variant rename): 1.5; never for a downgrade, a CI tool
+                        install or a development list
     hot-path            performance words in title/body or performance threads: 1.0
     (each reason carries language-neutral `items`: a template from REASON_TEMPLATES + params)
     size                source lines changed: 20-800 → 0.5; more → 1.0
@@ -346,7 +347,12 @@ def _design(discussion: DiscussionFacts, risks: RisksFacts, add: _Add) -> None:
 
 
 def _practice(deps: DependenciesFacts, add: _Add) -> None:
-    teaching = [c for c in deps.changes if set(c.kinds) & _PRACTICE_KINDS]
+    # A downgrade is not a practice to copy, and a CI tool or a dev pin teaches no one governance.
+    teaching = [
+        c
+        for c in deps.changes
+        if set(c.kinds) & _PRACTICE_KINDS and "downgraded" not in c.kinds and c.scope not in ("ci", "dev")
+    ]
     if not teaching:
         return
     practice = sorted({k for c in teaching for k in c.kinds if k in _PRACTICE_KINDS})

@@ -1,0 +1,148 @@
+"""Requirements declared in a ``setup.py``, read with `ast` so each one keeps its context.
+
+The context is what the reader needs to tell specifiers apart: the ``setup()`` keyword that
+receives it (``install_requires``, ``extras_require`` key, ``setup_requires``,
+``tests_require``), directly or through a variable, and the build switch that chooses it
+(``if IS_RELEASE: ... else: ...``, ``"a" if RELEASE else "b"``). Only string constants in a
+list/tuple/set, a dict value, an assignment or a keyword value are read: a string passed to a
+call (``req.startswith("pkg")``) or compared (``"x" in req``) is not a declaration.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from prdigest.analyzers.dependencies.requirement_lines import ParsedRequirement, parse_requirement_text
+
+# setup() keywords that take requirements
+_REQUIREMENT_KEYWORDS = frozenset({"install_requires", "extras_require", "setup_requires", "tests_require"})
+_MAX_CONDITION = 80
+
+
+@dataclass(frozen=True)
+class SetupRequirement:
+    requirement: ParsedRequirement
+    keyword: str | None  # install_requires, setup_requires, tests_require, "extra:<name>", or None
+    condition: str | None  # "IS_RELEASE", "not IS_RELEASE and USE_CUDA", or None
+
+
+@dataclass(frozen=True)
+class _Context:
+    keyword: str | None = None
+    conditions: tuple[str, ...] = ()
+    # True inside a container that a requirement keyword receives: bare names count there.
+    declared: bool = False
+
+
+def _condition_text(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= _MAX_CONDITION else text[: _MAX_CONDITION - 1] + "…"
+
+
+def _negated(text: str) -> str:
+    return text[4:] if text.startswith("not ") else f"not {text}"
+
+
+def _keyword_names(tree: ast.AST) -> dict[str, str]:
+    """Variables handed to a requirement keyword: ``install_requires=REQUIRED`` -> REQUIRED."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg in _REQUIREMENT_KEYWORDS and isinstance(keyword.value, ast.Name):
+                    found[keyword.value.id] = keyword.arg
+    return found
+
+
+class _Reader:
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.found: list[SetupRequirement] = []
+
+    def statements(self, body: list[ast.stmt], ctx: _Context) -> None:
+        for statement in body:
+            self.statement(statement, ctx)
+
+    def statement(self, node: ast.stmt, ctx: _Context) -> None:
+        if isinstance(node, ast.If):
+            condition = _condition_text(node.test)
+            self.statements(node.body, _Context(ctx.keyword, (*ctx.conditions, condition), ctx.declared))
+            self.statements(node.orelse, _Context(ctx.keyword, (*ctx.conditions, _negated(condition)), ctx.declared))
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            keyword = next((self.names[t.id] for t in targets if isinstance(t, ast.Name) and t.id in self.names), None)
+            if node.value is not None:
+                self.value(node.value, _Context(keyword, ctx.conditions, keyword is not None) if keyword else ctx)
+        elif isinstance(node, ast.Expr):
+            self.calls(node.value, ctx)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            self.value(node.value, ctx)  # def requirements(): return [...] if RELEASE else [...]
+        else:
+            # function bodies, with/try blocks, loops: read their statements in the same context
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    self.statements([s for s in inner if isinstance(s, ast.stmt)], ctx)
+            for handler in getattr(node, "handlers", []) or []:
+                self.statements(handler.body, ctx)
+
+    def calls(self, node: ast.expr, ctx: _Context) -> None:
+        """``setup(install_requires=[...])`` and ``reqs.append("x>=1")`` / ``.extend([...])``."""
+        if not isinstance(node, ast.Call):
+            return
+        for keyword in node.keywords:
+            if keyword.arg in _REQUIREMENT_KEYWORDS:
+                self.value(keyword.value, _Context(keyword.arg, ctx.conditions, True))
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert"):
+            owner = func.value.id if isinstance(func.value, ast.Name) else None
+            keyword = self.names.get(owner or "")
+            inner = _Context(keyword, ctx.conditions, keyword is not None) if keyword else ctx
+            for arg in node.args:
+                self.value(arg, inner)
+
+    def value(self, node: ast.expr, ctx: _Context) -> None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            self.constant(node.value, ctx)
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            for element in node.elts:
+                self.value(element, ctx)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                extra = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+                if ctx.keyword == "extras_require" and extra is not None:
+                    self.value(value, _Context(f"extra:{extra}", ctx.conditions, True))
+                else:
+                    self.value(value, _Context(ctx.keyword, ctx.conditions, False))
+        elif isinstance(node, ast.IfExp):
+            condition = _condition_text(node.test)
+            self.value(node.body, _Context(ctx.keyword, (*ctx.conditions, condition), ctx.declared))
+            self.value(node.orelse, _Context(ctx.keyword, (*ctx.conditions, _negated(condition)), ctx.declared))
+        elif isinstance(node, ast.BinOp):  # ["a"] + (["b"] if X else [])
+            self.value(node.left, ctx)
+            self.value(node.right, ctx)
+        elif isinstance(node, ast.Call):
+            self.calls(node, ctx)
+
+    def constant(self, text: str, ctx: _Context) -> None:
+        parsed = parse_requirement_text(text)
+        if not isinstance(parsed, ParsedRequirement):
+            return
+        req = parsed.requirement
+        shaped = bool(req.specifier or req.extras or req.url or req.marker)
+        if not (shaped or ctx.declared):
+            return
+        condition = " and ".join(ctx.conditions) or None
+        self.found.append(SetupRequirement(parsed, ctx.keyword, condition))
+
+
+def setup_py_requirements(content: str) -> list[SetupRequirement] | None:
+    """The requirements ``content`` declares, or None when it is not valid Python."""
+    try:
+        tree = ast.parse(content)
+    except (SyntaxError, ValueError):
+        return None
+    reader = _Reader(_keyword_names(tree))
+    reader.statements(tree.body, _Context())
+    return reader.found
