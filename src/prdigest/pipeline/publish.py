@@ -16,6 +16,7 @@ from pathlib import Path
 
 from prdigest.config import LLMConfig
 from prdigest.models.narrative import Length
+from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
 from prdigest.render.build import build_report
 from prdigest.render.feed import build_feed
@@ -69,6 +70,7 @@ def publish_site(
     for summary in summaries:
         pr = store.get_pr(repository, summary.number)
         facts = current_facts(store, pr)
+        ledger = ledger_links(store, repository, pr.number, facts)
         for lang in languages:
             links: list[tuple[str, str]] = []
             lab = labels(lang)
@@ -76,7 +78,7 @@ def publish_site(
                 narrative = narrative_for(store, pr, facts, lang, length, llm)
                 if length == "brief":
                     entries[lang].append((pr, facts, narrative))
-                report = build_report(pr, facts, narrative, lang, length)
+                report = build_report(pr, facts, narrative, lang, length, ledger=ledger)
                 for fmt in REPORT_FORMATS.values():
                     relative = report_path(pr.number, lang, length, fmt.extension)
                     (out / relative).write_text(fmt.render(report), encoding="utf-8")

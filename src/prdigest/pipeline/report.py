@@ -12,6 +12,7 @@ from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
+from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
@@ -67,7 +68,8 @@ def report_for(store: Store, repository: str, number: int, lang: Lang, length: L
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
     narrative = narrative_for(store, pr, facts, lang, length, llm)
-    return build_report(pr, facts, narrative, lang, length)
+    ledger = ledger_links(store, repository, number, facts)
+    return build_report(pr, facts, narrative, lang, length, ledger=ledger)
 
 
 def feed_for(

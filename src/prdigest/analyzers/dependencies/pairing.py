@@ -79,7 +79,11 @@ def _switch_pairs(
     for new in added:
         group, _, name = _key(declarations, new)
         match = next(
-            (i for i, old in enumerate(removed) if _key(declarations, old)[0] == group and old.requirement.name == name),
+            (
+                i
+                for i, old in enumerate(removed)
+                if _key(declarations, old)[0] == group and old.requirement.name == name
+            ),
             None,
         )
         if match is None:
@@ -104,7 +108,10 @@ def pair_entries(declarations: FileDeclarations) -> list[Pair]:
             (
                 i
                 for i, a in enumerate(added)
-                if i not in consumed and _family(a)[0] == family and variant is not None and _family(a)[1] not in (None, variant)
+                if i not in consumed
+                and _family(a)[0] == family
+                and variant is not None
+                and _family(a)[1] not in (None, variant)
             ),
             None,
         )
@@ -116,7 +123,9 @@ def pair_entries(declarations: FileDeclarations) -> list[Pair]:
         successors = [
             (i, a)
             for i, a in enumerate(added)
-            if _family(a)[0] == family and _family(a)[1] != variant and (variant is not None or _family(a)[1] is not None)
+            if _family(a)[0] == family
+            and _family(a)[1] != variant
+            and (variant is not None or _family(a)[1] is not None)
         ]
         staying = [
             a

@@ -91,9 +91,9 @@ class _Reader:
         """``setup(install_requires=[...])`` and ``reqs.append("x>=1")`` / ``.extend([...])``."""
         if not isinstance(node, ast.Call):
             return
-        for keyword in node.keywords:
-            if keyword.arg in _REQUIREMENT_KEYWORDS:
-                self.value(keyword.value, _Context(keyword.arg, ctx.conditions, True))
+        for argument in node.keywords:
+            if argument.arg in _REQUIREMENT_KEYWORDS:
+                self.value(argument.value, _Context(argument.arg, ctx.conditions, True))
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert"):
             owner = func.value.id if isinstance(func.value, ast.Name) else None

@@ -42,7 +42,7 @@ def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> 
 def _key(change: DependencyChange) -> tuple[str, ...]:
     kind = main_kind(change)
     if kind in ("added", "removed"):
-        return (kind, change.package.lower())
+        return (kind, change.package.lower(), change.scope)
     before = specifier(change.before, change.package)
     after = specifier(change.after, change.package)
     return (kind, change.package.lower(), before, after)
@@ -55,9 +55,9 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
     groups: list[DependencyGroup] = []
     moved: set[tuple[str, ...]] = set()
     for key, members in by_key.items():
-        if key[0] == "removed" and ("added", key[1]) in by_key:
-            added = by_key[("added", key[1])]
-            moved.update({key, ("added", key[1])})
+        if key[0] == "removed" and ("added", *key[1:]) in by_key:
+            added = by_key[("added", *key[1:])]
+            moved.update({key, ("added", *key[1:])})
             groups.append(
                 DependencyGroup(
                     kind="moved",
@@ -72,7 +72,15 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
             continue
         paths = _paths(members)
         same = next(
-            (g for g in groups if g.kind == key[0] and key[0] in ("added", "removed") and g.paths == paths), None
+            (
+                g
+                for g in groups
+                if g.kind == key[0]
+                and key[0] in ("added", "removed")
+                and g.paths == paths
+                and g.changes[0].scope == members[0].scope
+            ),
+            None,
         )
         if same is not None:
             same.packages.append(members[0].package)
@@ -111,7 +119,11 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
         return dependency_fact(group.changes[0], ph)
     place = where(group.paths, group.changes, ph)
     if group.kind in ("added", "removed"):
-        return ph.say("dependency", f"group_{group.kind}", where=place, packages=packages)
+        text = ph.say("dependency", f"group_{group.kind}", where=place, packages=packages)
+        scopes = {c.scope for c in group.changes}
+        if len(scopes) == 1 and (scope := scopes.pop()) in ("ci", "dev"):
+            text = ph.tables["quote"]["clause_sep"].join([text, ph.say("dependency", f"scope_{scope}")])
+        return text
     first = group.changes[0]
     return ph.say(
         "dependency",
