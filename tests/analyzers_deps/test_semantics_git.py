@@ -82,7 +82,8 @@ def test_capped_specifier_admits_no_later_release(history: Store) -> None:
     for lang in ("en", "zh"):
         report = report_for(history, REPO, 5, CATALOG.lang(lang), "full", None)
         evidence = " ".join(t.evidence for t in report.risks.tags)
-        assert "every later release" not in evidence and "及以后的所有版本" not in evidence
+        assert "every later release" not in evidence
+        assert "及以后的所有版本" not in evidence
 
 
 def test_downgrade_to_exact_pin_is_a_downgrade_not_a_practice(history: Store) -> None:
@@ -119,7 +120,8 @@ def test_build_switch_keeps_release_and_development_specifiers_apart(history: St
     assert {release.scope, dev.scope} == {"runtime"}
     report = report_for(history, REPO, 8, CATALOG.lang("en"), "full", None)
     steps = " ".join(s.detail for s in report.implementation)
-    assert "when `RELEASE`" in steps and "when `not RELEASE`" in steps
+    assert "when `RELEASE`" in steps
+    assert "when `not RELEASE`" in steps
 
 
 def test_setup_py_without_a_switch_is_read_too(tmp_path: Path) -> None:
