@@ -57,8 +57,11 @@ def _group_scope(group: str) -> DependencyScope:
 def scope_of(kind: SourceKind, path: str, group: str) -> DependencyScope:
     """The scope of a requirement declared in ``path`` (a file of ``kind``) under ``group``."""
     if kind in ("pyproject", "setup"):
-        by_group = _group_scope(group)
-        return by_group if by_group != "unknown" else "unknown"
+        # a manifest under tests/, docs/ or examples/ is a fixture or a sample, not the project's
+        folder = _path_scope(str(PurePosixPath(path).parent)) if "/" in path else None
+        if folder in ("dev", "ci"):
+            return folder
+        return _group_scope(group)
     by_path = _path_scope(path)
     if kind == "other":
         return "ci"  # pip installs in CI configuration (workflow YAML)

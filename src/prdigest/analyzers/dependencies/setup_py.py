@@ -11,6 +11,7 @@ call (``req.startswith("pkg")``) or compared (``"x" in req``) is not a declarati
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from prdigest.analyzers.dependencies.requirement_lines import ParsedRequirement, parse_requirement_text
@@ -18,6 +19,8 @@ from prdigest.analyzers.dependencies.requirement_lines import ParsedRequirement,
 # setup() keywords that take requirements
 _REQUIREMENT_KEYWORDS = frozenset({"install_requires", "extras_require", "setup_requires", "tests_require"})
 _MAX_CONDITION = 80
+# variable names that hold requirement lists even when not handed to setup() by name
+_REQUIREMENT_NAME = re.compile(r"requires|requirements|dependencies|deps\b|_pkgs\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -71,9 +74,9 @@ class _Reader:
             self.statements(node.orelse, _Context(ctx.keyword, (*ctx.conditions, _negated(condition)), ctx.declared))
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            keyword = next((self.names[t.id] for t in targets if isinstance(t, ast.Name) and t.id in self.names), None)
+            inner = next((c for t in targets if (c := self.target(t, ctx)) is not None), ctx)
             if node.value is not None:
-                self.value(node.value, _Context(keyword, ctx.conditions, keyword is not None) if keyword else ctx)
+                self.value(node.value, inner)
         elif isinstance(node, ast.Expr):
             self.calls(node.value, ctx)
         elif isinstance(node, ast.Return) and node.value is not None:
@@ -86,6 +89,23 @@ class _Reader:
                     self.statements([s for s in inner if isinstance(s, ast.stmt)], ctx)
             for handler in getattr(node, "handlers", []) or []:
                 self.statements(handler.body, ctx)
+
+    def target(self, node: ast.expr, ctx: _Context) -> _Context | None:
+        """The context an assignment target gives its value: ``REQUIRED = [...]`` handed to
+        ``install_requires``, ``extras["test"] = [...]``, a name that says it lists requirements."""
+        if isinstance(node, ast.Name):
+            if node.id in self.names:
+                return _Context(self.names[node.id], ctx.conditions, True)
+            if _REQUIREMENT_NAME.search(node.id):
+                return _Context(None, ctx.conditions, True)
+            return None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            owner = node.value.id
+            key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            extras = self.names.get(owner) == "extras_require" or "extra" in owner.lower()
+            if extras and isinstance(key, str):
+                return _Context(f"extra:{key}", ctx.conditions, True)
+        return None
 
     def calls(self, node: ast.expr, ctx: _Context) -> None:
         """``setup(install_requires=[...])`` and ``reqs.append("x>=1")`` / ``.extend([...])``."""
