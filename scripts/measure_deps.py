@@ -31,6 +31,10 @@ _DEPENDENCY_TAGS = (
 )
 
 
+def _stem(text: str) -> str:
+    return text.lower().replace("-", "").replace("_", "")
+
+
 def _prdigest(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "prdigest", *args], check=True)
 
@@ -82,7 +86,7 @@ def main() -> None:
                 for f in pr.files
                 if f.path == change.path and f.patch
                 for line in f.patch.splitlines()
-                if line[:1] in "+-" and change.package.replace("-", "")[:5].lower() in line.lower().replace("-", "").replace("_", "")
+                if line[:1] in "+-" and _stem(change.package)[:5] in _stem(line)
             ]
             print(
                 f"\n#{number} {change.path} [{change.scope}] {change.kinds} "

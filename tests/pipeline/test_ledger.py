@@ -34,7 +34,8 @@ def test_each_dependency_change_names_its_predecessor_and_successor(tmp_path: Pa
     assert item.next.number == 3
     assert item.next.requirement == "cupy-cuda13x!=14.1.0"
     assert item.text == (
-        "cupy-cuda13x in requirements/kv.txt: added `<14.1.0`; before: no earlier change recorded; after: `!=14.1.0` (#3)"
+        "cupy-cuda13x in requirements/kv.txt: added `<14.1.0`; "
+        "before: no earlier change recorded; after: `!=14.1.0` (#3)"
     )
     markdown = report_format("md").render(first)
     assert "## Dependency history" in markdown
