@@ -259,8 +259,15 @@ def _facts_text(
     else:
         lines.append("symbols: none identified")
     for dep in facts.dependencies.changes:
+        notes = [", ".join(dep.kinds), f"scope: {dep.scope}"]
+        if dep.condition:
+            notes.append(f"when {dep.condition}")
+        if dep.replaced_by:
+            notes.append(f"replaced by {dep.replaced_by}")
+        if dep.replaces:
+            notes.append(f"replaces {', '.join(dep.replaces)}")
         lines.append(
-            f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({', '.join(dep.kinds)})"
+            f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({'; '.join(notes)})"
         )
     for finding in facts.dependencies.findings:
         lines.append(f"dependency finding ({finding.kind}): {finding.detail}")
