@@ -140,3 +140,26 @@ def test_setup_py_without_a_switch_is_read_too(tmp_path: Path) -> None:
         ("pytest>=7", "extra:test"),
         ("cupy", "extra:gpu"),
     }
+
+
+def test_setup_py_lists_included_by_reference_keep_their_requirements() -> None:
+    from prdigest.analyzers.dependencies.setup_py import setup_py_requirements
+
+    found = setup_py_requirements(
+        "extras = {}\n"
+        'extras["tensorboard"] = ["tensorflow>=2.6.2", "tensorboard"]\n'
+        'extras["test_trackers"] = extras["tensorboard"] + ["wandb"]\n'
+        'BASE = ["numpy>=1"]\n'
+        'setup(install_requires=BASE + ["psutil"], extras_require=extras)\n'
+    )
+    assert found is not None
+    got = sorted((r.requirement.normalized, r.keyword) for r in found)
+    assert got == [
+        ("numpy>=1", "install_requires"),
+        ("psutil", "install_requires"),
+        ("tensorboard", "extra:tensorboard"),
+        ("tensorboard", "extra:test_trackers"),
+        ("tensorflow>=2.6.2", "extra:tensorboard"),
+        ("tensorflow>=2.6.2", "extra:test_trackers"),
+        ("wandb", "extra:test_trackers"),
+    ]

@@ -62,6 +62,9 @@ class _Reader:
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
         self.found: list[SetupRequirement] = []
+        # lists assigned so far, by variable or by extras key: ``extras["a"] + ["x"]`` reads "a" again
+        self.lists: dict[str, ast.expr] = {}
+        self.depth = 0
 
     def statements(self, body: list[ast.stmt], ctx: _Context) -> None:
         for statement in body:
@@ -77,6 +80,9 @@ class _Reader:
             inner = next((c for t in targets if (c := self.target(t, ctx)) is not None), ctx)
             if node.value is not None:
                 self.value(node.value, inner)
+                for t in targets:
+                    if (name := _list_name(t)) is not None:
+                        self.lists[name] = node.value
         elif isinstance(node, ast.Expr):
             self.calls(node.value, ctx)
         elif isinstance(node, ast.Return) and node.value is not None:
@@ -84,9 +90,9 @@ class _Reader:
         else:
             # function bodies, with/try blocks, loops: read their statements in the same context
             for field in ("body", "orelse", "finalbody"):
-                inner = getattr(node, field, None)
-                if isinstance(inner, list):
-                    self.statements([s for s in inner if isinstance(s, ast.stmt)], ctx)
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    self.statements([s for s in block if isinstance(s, ast.stmt)], ctx)
             for handler in getattr(node, "handlers", []) or []:
                 self.statements(handler.body, ctx)
 
@@ -144,6 +150,11 @@ class _Reader:
             self.value(node.right, ctx)
         elif isinstance(node, ast.Call):
             self.calls(node, ctx)
+        elif (name := _list_name(node)) is not None and name in self.lists and self.depth < 8:
+            # a list defined earlier, included here: its requirements belong to this group too
+            self.depth += 1
+            self.value(self.lists[name], ctx)
+            self.depth -= 1
 
     def constant(self, text: str, ctx: _Context) -> None:
         parsed = parse_requirement_text(text)
@@ -157,6 +168,19 @@ class _Reader:
         self.found.append(SetupRequirement(parsed, ctx.keyword, condition))
 
 
+def _list_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return f"{node.value.id}[{node.slice.value!r}]"
+    return None
+
+
 def setup_py_requirements(content: str) -> list[SetupRequirement] | None:
     """The requirements ``content`` declares, or None when it is not valid Python."""
     try:
@@ -165,4 +189,6 @@ def setup_py_requirements(content: str) -> list[SetupRequirement] | None:
         return None
     reader = _Reader(_keyword_names(tree))
     reader.statements(tree.body, _Context())
-    return reader.found
+    # a list read once where it is defined (no group known) and again where a group includes it
+    grouped = {(r.requirement.normalized, r.condition) for r in reader.found if r.keyword is not None}
+    return [r for r in reader.found if r.keyword is not None or (r.requirement.normalized, r.condition) not in grouped]
