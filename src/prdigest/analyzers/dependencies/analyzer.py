@@ -122,9 +122,15 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
     changes: list[DependencyChange] = []
     findings: list[DependencyFinding] = []
     for declared in all_declarations:
+        seen: set[tuple[str, str | None, str | None, str | None]] = set()
         for pair in pair_entries(declared):
             change = _change(declared, pair, texts, known)
-            if change is not None:
+            if change is None:
+                continue
+            # one list included in several extras changes them all alike: told once per file
+            key = (change.package, change.before, change.after, change.condition)
+            if key not in seen:
+                seen.add(key)
                 changes.append(change)
         findings.extend(_unparsable(declared))
     findings.extend(variant_conflicts(all_declarations))
