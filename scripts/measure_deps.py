@@ -89,7 +89,7 @@ def main() -> None:
                 if line[:1] in "+-" and _stem(change.package)[:5] in _stem(line)
             ]
             print(
-                f"\n#{number} {change.path} [{change.scope}] {change.kinds} "
+                f"\n#{number} {change.path} [{change.scope} {change.group}] {change.kinds} "
                 f"{change.before!r} -> {change.after!r} cond={change.condition} repl={change.replaced_by}"
             )
             for line in lines[:6]:

@@ -76,6 +76,7 @@ def test_capped_specifier_admits_no_later_release(history: Store) -> None:
     facts = _facts(history, 5)
     change = _change(facts, "psutil")
     assert change.scope == "runtime"
+    assert change.group == "dependencies"
     assert "cap-relaxed" in change.kinds
     assert change.newly_admitted == ["5.10.0", "5.10.1"]
     assert _templates(facts, "future-version-regression-risk") == ["future-version-regression-risk.admits-up-to"]
@@ -134,6 +135,11 @@ def test_setup_py_without_a_switch_is_read_too(tmp_path: Path) -> None:
     )
     assert found is not None
     got = {(r.requirement.normalized, r.keyword) for r in found}
+    # an extra named for quality/lint/tests is development scope
+    from prdigest.analyzers.dependencies.scopes import scope_of
+
+    assert scope_of("setup", "setup.py", "extra:quality") == "dev"
+    assert scope_of("setup", "setup.py", "extra:gpu") == "optional"
     assert got == {
         ("numpy>=1.0", "install_requires"),
         ("tqdm", "install_requires"),

@@ -143,6 +143,9 @@ class DependencyChange(_Fact):
     newly_excluded: list[str] = Field(default_factory=list)
     variant_family: str | None = None  # e.g. "cupy" for cupy-cuda12x / cupy-cuda13x
     scope: DependencyScope = "unknown"
+    # where in the manifest: "dependencies", "optional:<extra>", "extra:<extra>", "group:<name>",
+    # "build-system", "install_requires", ...; None for files without groups
+    group: str | None = None
     # "replaced-by": the package that takes the removed one's place (same family).
     replaced_by: str | None = None
     # "added" in place of removed members of its family: the packages it replaces.

@@ -87,6 +87,7 @@ def _change(
         newly_excluded=excluded,
         variant_family=family,
         scope=scope_of(declared.source_kind, declared.path, main.group),
+        group=(after or before or main).group or None if declared.source_kind in ("pyproject", "setup") else None,
         replaced_by=", ".join(pair.replaced_by) or None,
         replaces=pair.replaces,
         condition=_condition(before, after),

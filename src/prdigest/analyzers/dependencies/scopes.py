@@ -20,7 +20,7 @@ from prdigest.models.facts import DependencyScope
 # extras "test", "lint", "typing"
 _DEV_WORD = re.compile(
     r"(?:^|[-_./])(?:dev|develop|development|tests?|testing|lint|linting|docs?|documentation|"
-    r"format|formatting|style|typing|types|mypy|coverage|bench|benchmarks?|examples?)(?:$|[-_./])",
+    r"format|formatting|style|quality|typing|types|mypy|coverage|bench|benchmarks?|examples?)(?:$|[-_./])",
     re.I,
 )
 _CI_WORD = re.compile(r"(?:^|[-_./])(?:ci|\.github|\.buildkite|\.circleci|\.gitlab|workflows)(?:$|[-_./])", re.I)

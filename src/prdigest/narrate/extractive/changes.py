@@ -96,6 +96,8 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
     else:
         text = ph.say("dependency", "change", before=before, after=after, path=change.path)
     clauses = [text]
+    if (extra := _extra(change.group)) is not None:
+        clauses.append(ph.say("dependency", "extra", extra=extra))
     if change.condition:
         clauses.append(ph.say("dependency", "condition", condition=change.condition.replace("`", "'")))
     if change.replaced_by:
@@ -113,6 +115,13 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
     if change.newly_excluded:
         clauses.append(ph.say("dependency", "excludes", versions=ph.join(change.newly_excluded)))
     return ph.tables["quote"]["clause_sep"].join(clauses)
+
+
+def _extra(group: str | None) -> str | None:
+    """The extra or dependency group a change sits in (``optional:test`` -> ``test``)."""
+    if group is None or ":" not in group:
+        return None
+    return group.split(":", 1)[1].replace("`", "'")
 
 
 def short_dependency(change: DependencyChange, ph: Phrases) -> str:
