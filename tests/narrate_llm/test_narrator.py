@@ -75,7 +75,7 @@ def test_good_answer_lands_in_the_narrative_with_its_cost(llm_server: FakeLLMSer
     assert request["model"] == "test-model"
     assert request["response_format"] == {"type": "json_object"}
     assert llm_server.headers[0]["authorization"] == f"Bearer {API_KEY}"
-    assert PROMPT_VERSION == "2"
+    assert PROMPT_VERSION == "3"
 
 
 def test_missing_usage_is_estimated(llm_server: FakeLLMServer) -> None:

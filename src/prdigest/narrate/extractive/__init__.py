@@ -20,7 +20,7 @@ from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
-EXTRACTIVE_VERSION = "extractive-v5"
+EXTRACTIVE_VERSION = "extractive-v6"  # 6: dependency scopes, replacements, extras, ledger
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

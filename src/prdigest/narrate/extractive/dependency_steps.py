@@ -58,6 +58,23 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
         if key[0] == "removed" and ("added", *key[1:]) in by_key:
             added = by_key[("added", *key[1:])]
             moved.update({key, ("added", *key[1:])})
+            # packages moved the same way (same files, same extras) are one step
+            same_move = next(
+                (
+                    g
+                    for g in groups
+                    if g.kind == "moved"
+                    and g.paths == _paths(added)
+                    and g.from_paths == _paths(members)
+                    and _extras(g.changes, "removed") == _extras(members, "removed")
+                    and _extras(g.changes, "added") == _extras(added, "added")
+                ),
+                None,
+            )
+            if same_move is not None:
+                same_move.packages.append(members[0].package)
+                same_move.changes.extend(members + added)
+                continue
             groups.append(
                 DependencyGroup(
                     kind="moved",
@@ -90,6 +107,12 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
     return groups
 
 
+def _extras(changes: list[DependencyChange], kind: str) -> list[str]:
+    """The extras or dependency groups the ``kind`` ("added"/"removed") side of a move sits in."""
+    found = [c.group.split(":", 1)[1] for c in changes if c.group and ":" in c.group and main_kind(c) == kind]
+    return sorted(dict.fromkeys(found))
+
+
 def _paths(changes: list[DependencyChange]) -> list[str]:
     return list(dict.fromkeys(c.path for c in changes))
 
@@ -108,6 +131,18 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
     """The group in one clause: ``在 5 个 Dockerfile 中移除 `pre-commit```."""
     packages = ph.join([ph.code(p) for p in group.packages])
     if group.kind == "moved":
+        source, target = _extras(group.changes, "removed"), _extras(group.changes, "added")
+        if group.paths == group.from_paths and (source or target) and source != target:
+            # within one manifest: from one extra (or the main list) to another
+            main = ph.say("dependency", "main_list")
+            return ph.say(
+                "dependency",
+                "moved_extra",
+                packages=packages,
+                path=where(group.paths, group.changes, ph),
+                source=ph.join([ph.code(e) for e in source]) or main,
+                target=ph.join([ph.code(e) for e in target]) or main,
+            )
         return ph.say(
             "dependency",
             "moved",

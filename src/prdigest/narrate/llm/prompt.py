@@ -26,7 +26,7 @@ from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from prdigest.words import Lang, words
 from prdigest.words import labels as output_labels
 
-PROMPT_VERSION = "2"  # 2: risk evidence, key-file and verdict reasons in the output language
+PROMPT_VERSION = "3"  # 2: risk evidence, key-file and verdict reasons in the output language; 3: dependency scope
 
 # Prompt budget by PR size, in the size classes of pr-agent's anchors (TARGETS.md: median
 # 1,628 tokens for 1–2 files, 6,212 for 5–12, 30,322 for 30+; we aim at half): a base plus
