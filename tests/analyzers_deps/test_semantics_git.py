@@ -108,6 +108,10 @@ def test_pip_install_in_ci_is_a_ci_tool_not_a_project_dependency(history: Store)
     assert "not a requirement of the project" in " ".join(s.detail for s in report.implementation)
 
 
+def test_another_copy_of_an_installed_requirement_is_no_change(history: Store) -> None:
+    assert _facts(history, 9).dependencies.changes == []
+
+
 def test_build_switch_keeps_release_and_development_specifiers_apart(history: Store) -> None:
     facts = _facts(history, 8)
     changes = {c.condition: c for c in facts.dependencies.changes if c.package == "torch"}

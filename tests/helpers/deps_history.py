@@ -10,6 +10,7 @@
 #6 downgrades pytest ``>=8.3.5`` to ``==7.4.4`` in requirements-dev.txt
 #7 adds ``pip install -U pip pytest`` to a CI workflow
 #8 moves torch's release pin and development floor in setup.py (build switch)
+#9 installs pytest a second time in the same workflow (no dependency change)
 """
 
 from __future__ import annotations
@@ -130,6 +131,16 @@ def build_deps_history(root: Path) -> GitRepoBuilder:
         "Build against torch 2.6",
         {"setup.py": SETUP.format(release="2.6.0", dev="2.6.0.dev0")},
         date=_day(9),
+    )
+    repo.squash_pr(
+        9,
+        "Install pytest in the lint job too",
+        {
+            ".github/workflows/tests.yml": WORKFLOW.format(
+                extra="      - run: pip install -U pip pytest\n      - run: pip install pytest\n"
+            )
+        },
+        date=_day(10),
     )
     return repo
 

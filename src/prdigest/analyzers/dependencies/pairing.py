@@ -62,6 +62,12 @@ def _exact_pairs(
             if same is not None:
                 old_list.remove(entry)
                 new_list.remove(same)
+        # A script installing the same requirement twice and now once still installs it:
+        # fewer (or more) copies of an unchanged requirement is no change.
+        after_texts = {n.requirement.normalized for n in news.get(key, [])}
+        before_texts = {o.requirement.normalized for o in olds.get(key, [])}
+        old_list = [o for o in old_list if o.requirement.normalized not in after_texts]
+        new_list = [n for n in new_list if n.requirement.normalized not in before_texts]
         for old, new in zip(old_list, new_list, strict=False):
             pairs.append(Pair(before=old, after=new))
         removed.extend(old_list[len(new_list) :])
