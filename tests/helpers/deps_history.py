@@ -11,6 +11,7 @@
 #7 adds ``pip install -U pip pytest`` to a CI workflow
 #8 moves torch's release pin and development floor in setup.py (build switch)
 #9 installs pytest a second time in the same workflow (no dependency change)
+#10 adds twelve steps; #11 installs pytest again far below the first install (no change either)
 """
 
 from __future__ import annotations
@@ -141,6 +142,29 @@ def build_deps_history(root: Path) -> GitRepoBuilder:
             )
         },
         date=_day(10),
+    )
+    filler = "".join(f"      - run: echo step {i}\n" for i in range(12))
+    repo.squash_pr(
+        10,
+        "Add steps to the workflow",
+        {
+            ".github/workflows/tests.yml": WORKFLOW.format(
+                extra="      - run: pip install -U pip pytest\n      - run: pip install pytest\n" + filler
+            )
+        },
+        date=_day(11),
+    )
+    repo.squash_pr(
+        11,
+        "Install pytest for the last step",
+        {
+            ".github/workflows/tests.yml": WORKFLOW.format(
+                extra="      - run: pip install -U pip pytest\n      - run: pip install pytest\n"
+                + filler
+                + "      - run: pip install pytest\n"
+            )
+        },
+        date=_day(12),
     )
     return repo
 
