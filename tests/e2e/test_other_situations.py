@@ -36,14 +36,25 @@ def test_shell_script_assuming_torch_cuda_is_tagged(run_cli: Cli, story_db: Path
     assert "平台检测假设" in md
 
 
-def test_variant_packages_renamed_to_one(run_cli: Cli, story_db: Path) -> None:
+def test_variant_packages_replaced_by_one(run_cli: Cli, story_db: Path) -> None:
     facts = run_cli.facts(f"{STORY_REPO}#{NIXL_PR}", story_db)
-    changes = {c["package"]: c for c in facts["dependencies"]["changes"]}
-    assert set(changes) == {"nixl-cu12", "nixl-cu13"}
-    for change in changes.values():
-        assert "variant-renamed" in change["kinds"]
-        assert change["after"].replace(" ", "") == "nixl>=1.1.0"
-    assert "dependency-constraint-change" in {tag["tag"] for tag in facts["risks"]["tags"]}
+    changes = {(c["path"].rsplit("/", 1)[-1], c["package"]): c for c in facts["dependencies"]["changes"]}
+    # each file: the variant removed (replaced by nixl), nixl added in its place
+    assert set(changes) == {
+        ("kv_connectors.txt", "nixl-cu13"),
+        ("kv_connectors.txt", "nixl"),
+        ("cuda12.txt", "nixl-cu12"),
+        ("cuda12.txt", "nixl"),
+    }
+    for file, variant in (("kv_connectors.txt", "nixl-cu13"), ("cuda12.txt", "nixl-cu12")):
+        removed = changes[(file, variant)]
+        assert removed["kinds"] == ["removed", "replaced-by"]
+        assert removed["after"] is None
+        assert removed["replaced_by"] == "nixl"
+        added = changes[(file, "nixl")]
+        assert added["kinds"] == ["added"]
+        assert added["after"].replace(" ", "") == "nixl>=1.1.0"
+        assert added["replaces"] == [variant]
 
 
 def test_ci_only_change_names_its_step(run_cli: Cli, story_db: Path) -> None:

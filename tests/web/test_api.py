@@ -265,4 +265,6 @@ def test_openapi_documents_every_json_twin(client: TestClient) -> None:
         "/repos/{owner}/{name}.json",
         "/repos/{owner}/{name}/pulls/{number}.json",
         "/repos/{owner}/{name}/pulls/{number}/lineage.json",
+        "/repos/{owner}/{name}/deps.json",
+        "/repos/{owner}/{name}/deps/{package}.json",
     }

@@ -27,6 +27,8 @@ OPERATIONS = [
     "/repos/{owner}/{name}.json",
     "/repos/{owner}/{name}/pulls/{number}.json",
     "/repos/{owner}/{name}/pulls/{number}/lineage.json",
+    "/repos/{owner}/{name}/deps.json",
+    "/repos/{owner}/{name}/deps/{package}.json",
 ]
 
 
@@ -56,6 +58,6 @@ def test_operation_conforms_to_its_schema(api_schema: schemathesis.BaseSchema, p
 
     run()
     # Generated owners and names rarely exist: also check the stored repository's answers.
-    known = {"owner": "acme", "name": "widgets", "number": 3}
+    known = {"owner": "acme", "name": "widgets", "number": 3, "package": "requests"}
     wanted = {k: v for k, v in known.items() if "{" + k + "}" in path}
     operation.Case(path_parameters=wanted).call_and_validate(checks=[not_a_server_error, response_schema_conformance])

@@ -16,6 +16,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.dependencies.admission import admits_every_later, upper_bounded
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
@@ -94,7 +95,6 @@ _SECURITY_LINE = re.compile(
 _SECURITY_PATH = re.compile(r"(?:^|/)(?:auth|security|secrets?|credentials?)(?:/|\.|_|$)", re.I)
 _DOCKER_PATH = re.compile(r"(?:^|/)(?:docker/|[^/]*Dockerfile[^/]*$|[^/]*\.dockerfile$|[^/]*Containerfile)", re.I)
 _REQUIREMENTS_PATH = re.compile(r"(?:^|/)requirements[^/]*(?:/[^/]+)?\.(?:txt|in)$", re.I)
-_NON_IMAGE_REQUIREMENTS = re.compile(r"test|dev|lint|docs?|doc-|format|ci\b", re.I)
 _LOCK_FILE = re.compile(
     r"(?:^|/)(?:uv\.lock|poetry\.lock|Pipfile\.lock|Cargo\.lock|go\.sum|package-lock\.json|"
     r"yarn\.lock|pnpm-lock\.yaml|composer\.lock|Gemfile\.lock|pdm\.lock)$"
@@ -121,7 +121,9 @@ EVIDENCE_TEMPLATES = frozenset(
         "version-lock.change",
         "version-lock.added",
         "future-version-regression-risk.admits",
+        "future-version-regression-risk.admits-up-to",
         "future-version-regression-risk.change",
+        "dependency-downgrade.change",
         "dependency-upgrade.change",
         "missing-regression-test.dependency",
         "missing-regression-test.source",
@@ -129,7 +131,6 @@ EVIDENCE_TEMPLATES = frozenset(
         "ci-change.files",
         "runtime-image-impact.image-file",
         "runtime-image-impact.installed",
-        "runtime-image-impact.maybe-installed",
         "error-message-regression.removed-check",
         "error-message-regression.removed-raise",
         "public-api-change.removed",
@@ -255,8 +256,16 @@ def _dependency_params(change: DependencyChange) -> dict[str, str | list[str]]:
     }
 
 
+# Scopes whose changes reach the package's users (unknown: the file does not say it does not).
+_USER_SCOPES = frozenset({"runtime", "optional", "build", "unknown"})
+
+
 def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCIFacts) -> None:
     for change in deps.changes:
+        if change.scope == "ci":
+            continue  # a tool a CI job installs is not a requirement of the project
+        # a development list (tests, docs, lint) reaches no user: its tags stay low
+        severity: Severity | None = None if change.scope in _USER_SCOPES else "low"
         kinds = set(change.kinds)
         params = _dependency_params(change)
         before = (str(params["before"]) or "(any)") if change.before is not None else "(none)"
@@ -271,30 +280,41 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
                 else "dependency-constraint-change.change",
                 {**params, "kinds": shown},
                 f"{text} ({', '.join(shown)})",
+                severity,
             )
-            if not tests.tests_changed and tests.files_known:
+            if not tests.tests_changed and tests.files_known and change.scope in _USER_SCOPES:
                 found.add(
                     "missing-regression-test",
                     "missing-regression-test.dependency",
                     {"package": change.package},
                     f"no test changed with the {change.package} constraint",
                 )
-        if kinds & _LOCK_KINDS:
+        if kinds & _LOCK_KINDS or (change.before is None and change.after is not None and upper_bounded(change.after)):
+            # a new requirement that arrives capped or pinned blocks later fixes just like a new cap
             lock = "version-lock.added" if change.before is None else "version-lock.change"
-            found.add("version-lock", lock, params, text)
+            found.add("version-lock", lock, params, text, severity)
+        if "downgraded" in kinds:
+            found.add("dependency-downgrade", "dependency-downgrade.change", params, text, severity)
         if kinds & _FUTURE_KINDS:
             if change.newly_admitted:
                 admitted = change.newly_admitted[:3]
+                # "and every later release" only when packaging says the new specifier has no upper end
+                open_ended = change.after is not None and admits_every_later(change.after, change.newly_admitted[-1])
                 found.add(
                     "future-version-regression-risk",
-                    "future-version-regression-risk.admits",
+                    "future-version-regression-risk.admits"
+                    if open_ended
+                    else "future-version-regression-risk.admits-up-to",
                     {**params, "versions": admitted},
-                    f"{text} (admits {', '.join(admitted)})",
+                    f"{text} (admits {', '.join(admitted)}{' and every later release' if open_ended else ''})",
+                    severity,
                 )
             else:
-                found.add("future-version-regression-risk", "future-version-regression-risk.change", params, text)
+                found.add(
+                    "future-version-regression-risk", "future-version-regression-risk.change", params, text, severity
+                )
         if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
-            found.add("dependency-upgrade", "dependency-upgrade.change", params, text)
+            found.add("dependency-upgrade", "dependency-upgrade.change", params, text, severity)
 
 
 def _moved_up(before: str | None, after: str | None) -> bool:
@@ -335,12 +355,12 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
     for path in paths:
         if _DOCKER_PATH.search(path):
             found.add("runtime-image-impact", "runtime-image-impact.image-file", {"path": path}, f"{path} changed")
-    # A requirements file counts when a changed Dockerfile/script names it, or when it is
-    # not obviously a test/dev/docs list (those rarely reach images).
+    # A requirements file counts only when a container build or script in this PR installs it:
+    # whether some image elsewhere in the repository does is not seen here, so it is not claimed.
     image_texts = " ".join(
         (f.content_after or f.patch or "") for f in pr.files if _DOCKER_PATH.search(f.path) or f.path.endswith(".sh")
     )
-    changed_requirements = {c.path for c in deps.changes if _REQUIREMENTS_PATH.search(c.path)}
+    changed_requirements = {c.path for c in deps.changes if _REQUIREMENTS_PATH.search(c.path) and c.scope != "ci"}
     changed_requirements.update(p for p in paths if _REQUIREMENTS_PATH.search(p))
     for path in sorted(changed_requirements):
         name = path.rsplit("/", 1)[-1]
@@ -350,14 +370,6 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
                 "runtime-image-impact.installed",
                 {"path": path},
                 f"{path} is installed by a changed image/script",
-            )
-        elif not _NON_IMAGE_REQUIREMENTS.search(name):
-            found.add(
-                "runtime-image-impact",
-                "runtime-image-impact.maybe-installed",
-                {"path": path},
-                f"{path} may be installed into runtime images",
-                "low",
             )
 
 

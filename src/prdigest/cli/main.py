@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("prdigest.cli.browse", "show", "Show one stored pull request record."),
     "analyze": ("prdigest.cli.analyze", "analyze", "Run the deterministic analyzers and store their facts."),
     "facts": ("prdigest.cli.analyze", "facts", "Show the facts known about one pull request."),
+    "deps": ("prdigest.cli.deps", "deps", "Show the dependency ledger of a repository or one package."),
     "report": ("prdigest.cli.report", "report", "Write the full or brief report of one pull request."),
     "feed": ("prdigest.cli.report", "feed", "Write a repository's reading feed."),
     "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),

@@ -122,8 +122,14 @@ DependencyChangeKind = Literal[
     "extras-changed",
     "markers-changed",
     "variant-renamed",
+    "replaced-by",  # a removal whose family lives on in another package (nixl-cu12 -> nixl)
+    "downgraded",  # everything the new constraint admits is below the old floor
     "other",
 ]
+
+# Who installs the requirement: the package's users (runtime / optional extras), its build,
+# its developers (tests, docs, lint), CI jobs; "unknown" when the file does not tell.
+DependencyScope = Literal["runtime", "optional", "build", "dev", "ci", "unknown"]
 
 
 class DependencyChange(_Fact):
@@ -137,6 +143,16 @@ class DependencyChange(_Fact):
     newly_admitted: list[str] = Field(default_factory=list)
     newly_excluded: list[str] = Field(default_factory=list)
     variant_family: str | None = None  # e.g. "cupy" for cupy-cuda12x / cupy-cuda13x
+    scope: DependencyScope = "unknown"
+    # where in the manifest: "dependencies", "optional:<extra>", "extra:<extra>", "group:<name>",
+    # "build-system", "install_requires", ...; None for files without groups
+    group: str | None = None
+    # "replaced-by": the package that takes the removed one's place (same family).
+    replaced_by: str | None = None
+    # "added" in place of removed members of its family: the packages it replaces.
+    replaces: list[str] = Field(default_factory=list)
+    # A build switch in setup.py that chooses this specifier (``IS_RELEASE`` / ``not IS_RELEASE``).
+    condition: str | None = None
 
 
 class DependencyFinding(_Fact):

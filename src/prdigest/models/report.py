@@ -155,6 +155,25 @@ class Coverage(PrintablePart):
     notes: list[str] = Field(default_factory=list, description="each gap as a sentence in the output language")
 
 
+class LedgerStep(PrintablePart):
+    number: int
+    title: str = ""
+    requirement: str | None = Field(default=None, description="the requirement that PR left; null when it removed it")
+
+
+class DependencyHistoryItem(PrintablePart):
+    """One dependency change of this PR, between its neighbours in the repository's ledger."""
+
+    package: str
+    path: str
+    before: str | None = None
+    after: str | None = None
+    previous: LedgerStep | None = Field(default=None, description="the last earlier merged change (same file)")
+    next: LedgerStep | None = Field(default=None, description="the first later merged change (same file)")
+    merged: bool = Field(default=True, description="false: this PR is not merged, so it is not in the ledger")
+    text: str = ""
+
+
 class Verdict(PrintablePart):
     level: VerdictName
     label: str
@@ -192,6 +211,7 @@ class Report(PrintablePart):
     discussion: Discussion
     risks: RisksAndImpact
     related: list[RelatedItem] = Field(default_factory=list)
+    dependency_history: list[DependencyHistoryItem] = Field(default_factory=list)
     verdict: Verdict
     narrator: NarratorInfo
     omitted_from_prompt: list[str] = Field(default_factory=list)

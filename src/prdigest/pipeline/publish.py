@@ -18,6 +18,7 @@ from prdigest.config import LLMConfig
 from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
+from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.narrate import input_digests
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
@@ -140,6 +141,7 @@ def _publish_pr(
     # Read and hashed once for the PR's every language and length.
     related = related_from_store(store, pr.repository, pr.number)
     digests = input_digests(pr, facts)
+    ledger = ledger_links(store, repository, pr.number, facts)
     documents: list[tuple[str, str]] = []
     new_items: dict[Lang, FeedItem] = {}
     new_rows: dict[Lang, IndexRow] = {}
@@ -150,7 +152,7 @@ def _publish_pr(
             narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
             if length == "brief":
                 new_items[lang] = feed_item(pr, facts, narrative, lang)
-            report = build_report(pr, facts, narrative, lang, length)
+            report = build_report(pr, facts, narrative, lang, length, ledger=ledger)
             for fmt in REPORT_FORMATS.values():
                 relative = report_path(pr.number, lang, length, fmt.extension)
                 documents.append((relative, fmt.render(report)))

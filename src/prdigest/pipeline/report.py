@@ -13,6 +13,7 @@ from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
+from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.narrate import narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
@@ -131,7 +132,8 @@ def report_for(
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
     narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
-    return build_report(pr, facts, narrative, lang, length)
+    ledger = ledger_links(store, repository, number, facts)
+    return build_report(pr, facts, narrative, lang, length, ledger=ledger)
 
 
 def feed_for(

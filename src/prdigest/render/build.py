@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
 from prdigest.facts_view.gaps import gap_notes, review_data_available
 from prdigest.facts_view.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
 from prdigest.models.facts import Facts
+from prdigest.models.ledger import LedgerLink
 from prdigest.models.narrative import Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import (
@@ -27,12 +30,22 @@ from prdigest.models.report import (
     ThreadLine,
     Verdict,
 )
+from prdigest.render.ledger_items import history_items
 from prdigest.words import CATALOG, Catalog, Labels, Lang
 
 
 def build_report(
-    pr: PullRequest, facts: Facts, narrative: Narrative, lang: Lang, length: Length, *, catalog: Catalog = CATALOG
+    pr: PullRequest,
+    facts: Facts,
+    narrative: Narrative,
+    lang: Lang,
+    length: Length,
+    *,
+    catalog: Catalog = CATALOG,
+    ledger: Sequence[LedgerLink] = (),
 ) -> Report:
+    """The report; ``ledger`` places each dependency change between its neighbours (from the
+    pipeline's `ledger_links`; empty when the caller has no store, then no history is shown)."""
     lab = catalog.labels(lang)
     labels_of_tags = tag_labels(facts.risks.tags, lab)
     roles = {r.path: r.role for r in narrative.file_roles}
@@ -146,6 +159,7 @@ def build_report(
             )
             for r in narrative.related
         ],
+        dependency_history=history_items(facts.dependencies.changes, ledger, pr.merged_at is not None, lab),
         verdict=Verdict(
             level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),

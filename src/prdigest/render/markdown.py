@@ -160,6 +160,9 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         title = f" {inline(rel.title)}" if rel.title else ""
         relation = f"{lab.text('lparen')}{inline(rel.relation_label)}{lab.text('rparen')}"
         lines.append(f"- {inline(ref)}{title}{relation}: {inline(rel.note)}")
+    if report.dependency_history:
+        lines += ["", f"## {lab.heading('dependency_history')}", ""]
+        lines += [f"- {inline(item.text)}" for item in report.dependency_history]
     lines += ["", "---", ""]
     lines.append(_narrator_line(report, lab))
     if report.omitted_from_prompt:

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from packaging.utils import canonicalize_name
 from sqlalchemy import Select, and_, delete, insert, select
 
 from prdigest.models.facts import Facts
 from prdigest.store import search_store
-from prdigest.store.schema import fact_labels, facts, pr_links, pull_requests, repositories
+from prdigest.store.schema import dependency_changes, fact_labels, facts, pr_links, pull_requests, repositories
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
@@ -75,6 +76,8 @@ class FactsRow:
     body: str  # Facts.model_dump_json()
     labels: tuple[tuple[str, str], ...]  # (kind, value), sorted
     links: tuple[tuple[str, int, str, str, str, str], ...]  # repository, number, kind, relation, where, evidence
+    # the dependency ledger rows: package, path, before, after, kinds, scope, condition, replaced_by
+    dependencies: tuple[tuple[str, str, str | None, str | None, str, str, str | None, str | None], ...] = ()
 
 
 def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
@@ -89,6 +92,19 @@ def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
         links=tuple(
             (ref.repository, ref.number, ref.target_kind, ref.relation, ref.where, ref.evidence)
             for ref in result.references.references
+        ),
+        dependencies=tuple(
+            (
+                str(canonicalize_name(c.package)),
+                c.path,
+                c.before,
+                c.after,
+                ",".join(c.kinds),
+                c.scope,
+                c.condition,
+                c.replaced_by,
+            )
+            for c in result.dependencies.changes
         ),
     )
 
@@ -154,6 +170,27 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         if links:
             connection.execute(insert(pr_links), links)
         search_store.index_in_transaction(store, connection, ids)
+        connection.execute(delete(dependency_changes).where(dependency_changes.c.pull_request_id.in_(ids)))
+        ledger = [
+            {
+                "pull_request_id": row.pull_request_id,
+                "position": position,
+                "package": package,
+                "path": path,
+                "before": before,
+                "after": after,
+                "kinds": kinds,
+                "scope": scope,
+                "condition": condition,
+                "replaced_by": replaced_by,
+            }
+            for row in latest.values()
+            for position, (package, path, before, after, kinds, scope, condition, replaced_by) in enumerate(
+                row.dependencies
+            )
+        ]
+        if ledger:
+            connection.execute(insert(dependency_changes), ledger)
 
 
 def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, str]:

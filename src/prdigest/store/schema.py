@@ -99,6 +99,25 @@ pr_links = Table(
 Index("ix_pr_links_source", pr_links.c.pull_request_id)
 Index("ix_pr_links_target", pr_links.c.target_repository, pr_links.c.target_number)
 
+# The dependency ledger: each analyzed PR's dependency changes, replaced with its facts.
+dependency_changes = Table(
+    "dependency_changes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),  # order within the PR's facts
+    Column("package", String(200), nullable=False),  # canonical name
+    Column("path", Text, nullable=False),
+    Column("before", Text),
+    Column("after", Text),
+    Column("kinds", Text, nullable=False),  # comma-separated DependencyChangeKind
+    Column("scope", String(10), nullable=False),
+    Column("condition", Text),
+    Column("replaced_by", Text),
+)
+Index("ix_dependency_changes_package", dependency_changes.c.package)
+Index("ix_dependency_changes_pr", dependency_changes.c.pull_request_id)
+
 narratives = Table(
     "narratives",
     metadata,

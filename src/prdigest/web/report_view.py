@@ -9,6 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from prdigest.config import LLMConfig
+from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.report import narrative_for, stored_or_current_facts
 from prdigest.render.build import build_report
 from prdigest.render.formats import REPORT_FORMATS
@@ -38,7 +39,7 @@ def build_report_page(
     # only a PR that has no facts at all.
     facts = stored_or_current_facts(store, pr)
     narrative = narrative_for(store, pr, facts, lang, length, llm, shown_model=shown_model)
-    report = build_report(pr, facts, narrative, lang, length)
+    report = build_report(pr, facts, narrative, lang, length, ledger=ledger_links(store, repository, number, facts))
     page = ReportPage(
         repository=pr.repository,
         number=pr.number,

@@ -146,3 +146,41 @@ def as_verdict(value: object) -> Verdict | None:
         if value == verdict:
             return verdict
     return None
+
+
+class DepsPackageItem(_Model):
+    package: str
+    changes: int
+    pull_requests: int
+    url: str
+
+
+class DepsPackagesPage(_Model):
+    """The packages of a repository's dependency ledger, most changed first."""
+
+    repository: str
+    lang: Lang
+    packages: list[DepsPackageItem]
+
+
+class DepsEntry(_Model):
+    number: int
+    title: str
+    merged_at: UtcDatetime | None = None
+    path: str
+    before: str | None = Field(default=None, description="the requirement before; null when the PR added it")
+    after: str | None = Field(default=None, description="the requirement after; null when the PR removed it")
+    kinds: list[str] = Field(default_factory=list)
+    scope: str = Field(default="unknown", description="runtime | optional | build | dev | ci | unknown")
+    condition: str | None = Field(default=None, description="the setup.py build switch choosing this specifier")
+    replaced_by: str | None = None
+    url: str
+
+
+class DepsPackagePage(_Model):
+    """Every change of one package in merged PRs, in merge order."""
+
+    repository: str
+    package: str
+    lang: Lang
+    entries: list[DepsEntry]

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from prdigest.analyzers.dependencies.change_kinds import specifier_versions
+from prdigest.analyzers.dependencies.change_kinds import spec_shape, specifier_versions
 from prdigest.models.pullrequest import PullRequest
 
 _VERSION_TOKEN = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.post|\.dev)\d+)?)(?![\w])(?!\.\d)")
@@ -99,3 +100,38 @@ def admission_delta(old: SpecifierSet, new: SpecifierSet, versions: Iterable[Ver
         elif was and not now:
             excluded.append(str(version))
     return admitted, excluded
+
+
+def _specifier_of(requirement: str) -> SpecifierSet | None:
+    line = requirement.split("#", 1)[0].strip()
+    try:
+        return Requirement(line).specifier
+    except InvalidRequirement:
+        return None
+
+
+def upper_bounded(requirement: str) -> bool:
+    """True when the requirement has a cap or an exact pin: later releases are not admitted."""
+    spec = _specifier_of(requirement)
+    if spec is None:
+        return False
+    shape = spec_shape(spec)
+    return shape.pin is not None or shape.cap is not None
+
+
+def admits_every_later(requirement: str, version: str) -> bool:
+    """True when the requirement admits every release after ``version``: no cap, no pin, and no
+    exclusion above it (``>=5.9.0,<=5.10.1`` does not; ``>=5.9.0,!=5.9.3`` does past 5.9.3)."""
+    spec = _specifier_of(requirement)
+    start = _parse_version(version)
+    if spec is None or start is None:
+        return False
+    shape = spec_shape(spec)
+    if shape.pin is not None or shape.cap is not None:
+        return False
+    for excluded in shape.exclusions:
+        # "!=1.2.*" excludes from 1.2 on; compare with the release it names
+        named = _parse_version(excluded.removesuffix(".*"))
+        if named is not None and named > start:
+            return False
+    return spec.contains(start, prereleases=True)

@@ -12,7 +12,8 @@ from prdigest.analyzers.dependencies.conflicts import variant_conflicts
 from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
 from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
 from prdigest.analyzers.dependencies.requirement_lines import strip_comment
-from prdigest.analyzers.dependencies.sources import FileDeclarations, declarations
+from prdigest.analyzers.dependencies.scopes import scope_of
+from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations, declarations
 from prdigest.analyzers.dependencies.variants import variant_of
 from prdigest.analyzers.registry import Analyzer
 from prdigest.models.facts import (
@@ -34,6 +35,10 @@ def _family(pair: Pair) -> str | None:
                 return variant.family
     if pair.renamed and pair.before is not None:
         return variant_of(pair.before.requirement.requirement.name).family
+    if pair.replaced_by or pair.replaces:
+        entry = pair.before or pair.after
+        assert entry is not None
+        return variant_of(entry.requirement.requirement.name).family
     return None
 
 
@@ -50,8 +55,10 @@ def _change(
             return None
         if pair.renamed and "variant-renamed" not in kinds:
             kinds.insert(0, "variant-renamed")
+    elif before is None:
+        kinds = ["added"]
     else:
-        kinds = ["added"] if before is None else ["removed"]
+        kinds = ["removed", "replaced-by"] if pair.replaced_by else ["removed"]
     main = before if before is not None else after
     assert main is not None
     package = main.requirement.name
@@ -79,7 +86,19 @@ def _change(
         newly_admitted=admitted,
         newly_excluded=excluded,
         variant_family=family,
+        scope=scope_of(declared.source_kind, declared.path, main.group),
+        group=(after or before or main).group or None if declared.source_kind in ("pyproject", "setup") else None,
+        replaced_by=", ".join(pair.replaced_by) or None,
+        replaces=pair.replaces,
+        condition=_condition(before, after),
     )
+
+
+def _condition(before: Entry | None, after: Entry | None) -> str | None:
+    """The build switch of the new side (or of the removed one), shown with the change."""
+    if after is not None and after.condition is not None:
+        return after.condition
+    return before.condition if before is not None else None
 
 
 def _unparsable(declared: FileDeclarations) -> list[DependencyFinding]:
@@ -104,9 +123,15 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
     changes: list[DependencyChange] = []
     findings: list[DependencyFinding] = []
     for declared in all_declarations:
+        seen: set[tuple[str, str | None, str | None, str | None]] = set()
         for pair in pair_entries(declared):
             change = _change(declared, pair, texts, known)
-            if change is not None:
+            if change is None:
+                continue
+            # one list included in several extras changes them all alike: told once per file
+            key = (change.package, change.before, change.after, change.condition)
+            if key not in seen:
+                seen.add(key)
                 changes.append(change)
         findings.extend(_unparsable(declared))
     findings.extend(variant_conflicts(all_declarations))
@@ -120,4 +145,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
     return analyze_dependencies(pr, ctx)
 
 
-ANALYZER = Analyzer(name="dependencies", version="2", run=_run, requires=("files",))
+ANALYZER = Analyzer(name="dependencies", version="3", run=_run, requires=("files",))

@@ -126,7 +126,34 @@ def _specifier_kinds(old: SpecifierSet, new: SpecifierSet) -> list[DependencyCha
             kinds.append("floor-raised")
         else:
             kinds.append("floor-lowered")
+    if before != after and _downgraded(before, after):
+        kinds.append("downgraded")
     return kinds
+
+
+def _lowest_allowed(shape: SpecShape) -> Bound | None:
+    if shape.pin is not None and "," not in shape.pin:
+        return (Version(shape.pin), True)
+    return shape.floor
+
+
+def _highest_allowed(shape: SpecShape) -> Bound | None:
+    if shape.pin is not None and "," not in shape.pin:
+        return (Version(shape.pin), True)
+    return shape.cap
+
+
+def _downgraded(before: SpecShape, after: SpecShape) -> bool:
+    """Everything the new constraint admits lies below what the old one required:
+    ``>=8.3.5`` -> ``==7.4.4``, ``==2.1`` -> ``<2.0``."""
+    floor = _lowest_allowed(before)
+    top = _highest_allowed(after)
+    if floor is None or top is None:
+        return False
+    if top[0] != floor[0]:
+        return top[0] < floor[0]
+    # same version: only ``<X`` (or ``<=X`` against ``>X``) admits nothing the old one did
+    return not (top[1] and floor[1])
 
 
 def change_kinds(old: Requirement, new: Requirement) -> list[DependencyChangeKind]:

@@ -1,18 +1,25 @@
 """Pair one file's requirements before and after, so each pair is one change.
 
-Requirements pair by package (and by group in pyproject/setup.cfg, where the same package
-may sit in several extras). Identical requirements cancel out. A removed variant whose
-family still has another variant (or its plain base) after the change pairs with it as a
-rename: ``nixl-cu12 …`` -> ``nixl >= 1.1.0``.
+Requirements pair by package (and by group in pyproject/setup.cfg/setup.py, where the same
+package may sit in several extras, and by the build switch that chooses a setup.py
+specifier). Identical requirements cancel out. A specifier that moves under a build switch
+(one requirement before, a release and a development one after) pairs with its old self.
+
+CUDA-variant families: a removed variant with a newly added variant of the same family is a
+rename (``cupy-cuda12x`` -> ``cupy-cuda13x``). A removal whose family lives on in another
+package (``nixl-cu12`` and ``nixl-cu13`` removed, ``nixl`` added) stays a removal, marked
+"replaced by" that package, and the addition says what it replaces.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations
 from prdigest.analyzers.dependencies.variants import variant_of
+
+Key = tuple[str, str | None, str]  # (group, condition, package)
 
 
 @dataclass(frozen=True)
@@ -20,11 +27,13 @@ class Pair:
     before: Entry | None
     after: Entry | None
     renamed: bool = False
+    replaced_by: list[str] = field(default_factory=list)  # a removal: the family members that take its place
+    replaces: list[str] = field(default_factory=list)  # an addition: the family members it takes the place of
 
 
-def _key(declarations: FileDeclarations, entry: Entry) -> tuple[str, str]:
+def _key(declarations: FileDeclarations, entry: Entry) -> Key:
     grouped = declarations.source_kind in ("pyproject", "setup")
-    return (entry.group if grouped else "", entry.requirement.name)
+    return (entry.group if grouped else "", entry.condition, entry.requirement.name)
 
 
 def _family(entry: Entry) -> tuple[str, str | None]:
@@ -33,14 +42,15 @@ def _family(entry: Entry) -> tuple[str, str | None]:
     return variant.family, variant.variant
 
 
-def pair_entries(declarations: FileDeclarations) -> list[Pair]:
-    olds: dict[tuple[str, str], list[Entry]] = defaultdict(list)
-    news: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+def _exact_pairs(
+    declarations: FileDeclarations,
+) -> tuple[list[Pair], list[Entry], list[Entry]]:
+    olds: dict[Key, list[Entry]] = defaultdict(list)
+    news: dict[Key, list[Entry]] = defaultdict(list)
     for entry in declarations.before.entries:
         olds[_key(declarations, entry)].append(entry)
     for entry in declarations.after.entries:
         news[_key(declarations, entry)].append(entry)
-
     pairs: list[Pair] = []
     removed: list[Entry] = []
     added: list[Entry] = []
@@ -52,25 +62,92 @@ def pair_entries(declarations: FileDeclarations) -> list[Pair]:
             if same is not None:
                 old_list.remove(entry)
                 new_list.remove(same)
+        # A script installing the same requirement twice and now once still installs it:
+        # fewer (or more) copies of an unchanged requirement is no change.
+        after_texts = {n.requirement.normalized for n in news.get(key, [])}
+        before_texts = {o.requirement.normalized for o in olds.get(key, [])}
+        old_list = [o for o in old_list if o.requirement.normalized not in after_texts]
+        new_list = [n for n in new_list if n.requirement.normalized not in before_texts]
         for old, new in zip(old_list, new_list, strict=False):
             pairs.append(Pair(before=old, after=new))
         removed.extend(old_list[len(new_list) :])
         added.extend(new_list[len(old_list) :])
+    return pairs, removed, added
+
+
+def _switch_pairs(
+    declarations: FileDeclarations, removed: list[Entry], added: list[Entry]
+) -> tuple[list[Pair], list[Entry], list[Entry]]:
+    """Same group and package under a different build switch: the old one became these."""
+    pairs: list[Pair] = []
+    left_added: list[Entry] = []
+    used: set[int] = set()
+    for new in added:
+        group, _, name = _key(declarations, new)
+        match = next(
+            (
+                i
+                for i, old in enumerate(removed)
+                if _key(declarations, old)[0] == group and old.requirement.name == name
+            ),
+            None,
+        )
+        if match is None:
+            left_added.append(new)
+            continue
+        used.add(match)
+        pairs.append(Pair(before=removed[match], after=new))
+    return pairs, [old for i, old in enumerate(removed) if i not in used], left_added
+
+
+def pair_entries(declarations: FileDeclarations) -> list[Pair]:
+    pairs, removed, added = _exact_pairs(declarations)
+    switched, removed, added = _switch_pairs(declarations, removed, added)
+    pairs.extend(switched)
 
     consumed: set[int] = set()
+    replaces: dict[int, list[str]] = defaultdict(list)
     for old in removed:
         family, variant = _family(old)
-        # Prefer a newly added member of the family, then any member still present.
-        candidates = [a for a in added if _family(a)[0] == family and _family(a)[1] != variant]
-        candidates += [a for a in declarations.after.entries if _family(a)[0] == family and _family(a)[1] != variant]
-        if variant is not None or any(_family(c)[1] is not None for c in candidates):
-            target = candidates[0] if candidates else None
-        else:
-            target = None
-        if target is None:
-            pairs.append(Pair(before=old, after=None))
+        # a variant renamed to another variant: one old, one new, both variants
+        renamed = next(
+            (
+                i
+                for i, a in enumerate(added)
+                if i not in consumed
+                and _family(a)[0] == family
+                and variant is not None
+                and _family(a)[1] not in (None, variant)
+            ),
+            None,
+        )
+        if renamed is not None:
+            consumed.add(renamed)
+            pairs.append(Pair(before=old, after=added[renamed], renamed=True))
             continue
-        pairs.append(Pair(before=old, after=target, renamed=True))
-        consumed.update(i for i, a in enumerate(added) if a is target)
-    pairs.extend(Pair(before=None, after=a) for i, a in enumerate(added) if i not in consumed)
+        # the family lives on in another member (newly added or already there): replaced by it
+        successors = [
+            (i, a)
+            for i, a in enumerate(added)
+            if _family(a)[0] == family
+            and _family(a)[1] != variant
+            and (variant is not None or _family(a)[1] is not None)
+        ]
+        staying = [
+            a
+            for a in declarations.after.entries
+            if _family(a)[0] == family
+            and _family(a)[1] != variant
+            and (variant is not None or _family(a)[1] is not None)
+            and all(a is not s for _, s in successors)
+        ]
+        names = list(dict.fromkeys([a.requirement.name for _, a in successors] + [a.requirement.name for a in staying]))
+        for index, _ in successors:
+            replaces[index].append(old.requirement.name)
+        pairs.append(Pair(before=old, after=None, replaced_by=names))
+    pairs.extend(
+        Pair(before=None, after=a, replaces=list(dict.fromkeys(replaces.get(i, []))))
+        for i, a in enumerate(added)
+        if i not in consumed
+    )
     return pairs

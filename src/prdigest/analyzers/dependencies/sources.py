@@ -35,6 +35,7 @@ from prdigest.analyzers.dependencies.requirement_lines import (
     parse_requirements_line,
 )
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
+from prdigest.analyzers.dependencies.setup_py import setup_py_requirements
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, FileStatus
 
@@ -49,6 +50,8 @@ class Entry:
     # What installs it together with its neighbours: "" for a whole requirements file, the
     # pyproject group, or "install:N" for the N-th pip command of a script.
     group: str = ""
+    # setup.py: the build switch that chooses this specifier ("IS_RELEASE", "not IS_RELEASE")
+    condition: str | None = None
 
 
 @dataclass
@@ -181,8 +184,9 @@ def _setup_cfg_side(content: str) -> DeclaredSide | None:
         return None
     side = DeclaredSide()
     values: list[tuple[str, str]] = []
-    if parser.has_option("options", "install_requires"):
-        values.append(("install_requires", parser.get("options", "install_requires")))
+    for key in ("install_requires", "setup_requires", "tests_require"):
+        if parser.has_option("options", key):
+            values.append((key, parser.get("options", key)))
     if parser.has_section("options.extras_require"):
         values.extend((f"optional:{key}", value) for key, value in parser.items("options.extras_require"))
     for group, value in values:
@@ -315,7 +319,10 @@ def _side(kind: SourceKind, path: str, lines: list[str], content: str | None) ->
         if path.endswith(".cfg"):
             parsed = _setup_cfg_side(content) if content is not None else None
             return parsed if parsed is not None else _setup_cfg_lines_side(lines)
-        return _literal_side(lines, allow_bare_items=True)
+        found = setup_py_requirements(content) if content is not None else None
+        if found is None:
+            return _literal_side(lines, allow_bare_items=True)
+        return DeclaredSide(entries=[Entry(r.requirement, group=r.keyword or "", condition=r.condition) for r in found])
     return _install_side(lines)
 
 

@@ -366,6 +366,9 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
     items: list[Evidence] = []
     for change in deps.changes:
         kinds = set(change.kinds)
+        # A downgrade is no decision to learn from, and a CI tool or a dev pin binds no user.
+        if "downgraded" in kinds or change.scope in ("ci", "dev"):
+            continue
         before, after = version_part(change.before), version_part(change.after)
         if kinds & _LOCK_KINDS and change.after and "<" in (after or "") + ("==" if "pinned" in kinds else ""):
             items.append(_ev("dependency-decision.lock", package=change.package, after=after))

@@ -20,8 +20,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
-# v6: what the source could not see (file list, review data) is said, never read as "none"
-EXTRACTIVE_VERSION = "extractive-v6"
+# v7: what the source could not see is said, never read as "none"; dependency scopes, replacements, ledger
+EXTRACTIVE_VERSION = "extractive-v7"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

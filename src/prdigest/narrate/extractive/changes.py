@@ -23,7 +23,9 @@ _KIND_ORDER: tuple[DependencyChangeKind, ...] = (
     "pinned",
     "unpinned",
     "pin-changed",
+    "downgraded",
     "variant-renamed",
+    "replaced-by",
     "extras-changed",
     "markers-changed",
     "added",
@@ -97,6 +99,18 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
     else:
         text = ph.say("dependency", "change", before=before, after=after, path=change.path)
     clauses = [text]
+    if (extra := _extra(change.group)) is not None:
+        clauses.append(ph.say("dependency", "extra", extra=extra))
+    if change.condition:
+        clauses.append(ph.say("dependency", "condition", condition=change.condition.replace("`", "'")))
+    if change.replaced_by:
+        clauses.append(ph.say("dependency", "replaced_by", packages=ph.code(change.replaced_by)))
+    if change.replaces:
+        clauses.append(ph.say("dependency", "replaces", packages=ph.join([ph.code(p) for p in change.replaces])))
+    if "downgraded" in change.kinds:
+        clauses.append(ph.say("dependency", "downgraded"))
+    if change.scope in ("ci", "dev"):
+        clauses.append(ph.say("dependency", f"scope_{change.scope}"))
     if "cap-to-exclusion" in change.kinds:
         clauses.append(ph.say("dependency", "cap_to_exclusion"))
     if change.newly_admitted:
@@ -104,6 +118,13 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
     if change.newly_excluded:
         clauses.append(ph.say("dependency", "excludes", versions=ph.join(change.newly_excluded)))
     return ph.tables["quote"]["clause_sep"].join(clauses)
+
+
+def _extra(group: str | None) -> str | None:
+    """The extra or dependency group a change sits in (``optional:test`` -> ``test``)."""
+    if group is None or ":" not in group:
+        return None
+    return group.split(":", 1)[1].replace("`", "'")
 
 
 def short_dependency(change: DependencyChange, ph: Phrases) -> str:
@@ -125,6 +146,11 @@ def _requirement(text: str | None) -> str:
 def caps_removed(change: DependencyChange) -> bool:
     """True when the change stops blocking future releases (a cap or pin loosened)."""
     return any(k in change.kinds for k in ("cap-to-exclusion", "cap-relaxed", "unpinned"))
+
+
+def reaches_users(change: DependencyChange) -> bool:
+    """False for a CI tool install or a development list: what users install is unchanged."""
+    return change.scope not in ("ci", "dev")
 
 
 def caps_added(change: DependencyChange) -> bool:

@@ -42,7 +42,7 @@ def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> 
 def _key(change: DependencyChange) -> tuple[str, ...]:
     kind = main_kind(change)
     if kind in ("added", "removed"):
-        return (kind, change.package.lower())
+        return (kind, change.package.lower(), change.scope)
     before = specifier(change.before, change.package)
     after = specifier(change.after, change.package)
     return (kind, change.package.lower(), before, after)
@@ -55,9 +55,26 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
     groups: list[DependencyGroup] = []
     moved: set[tuple[str, ...]] = set()
     for key, members in by_key.items():
-        if key[0] == "removed" and ("added", key[1]) in by_key:
-            added = by_key[("added", key[1])]
-            moved.update({key, ("added", key[1])})
+        if key[0] == "removed" and ("added", *key[1:]) in by_key:
+            added = by_key[("added", *key[1:])]
+            moved.update({key, ("added", *key[1:])})
+            # packages moved the same way (same files, same extras) are one step
+            same_move = next(
+                (
+                    g
+                    for g in groups
+                    if g.kind == "moved"
+                    and g.paths == _paths(added)
+                    and g.from_paths == _paths(members)
+                    and _extras(g.changes, "removed") == _extras(members, "removed")
+                    and _extras(g.changes, "added") == _extras(added, "added")
+                ),
+                None,
+            )
+            if same_move is not None:
+                same_move.packages.append(members[0].package)
+                same_move.changes.extend(members + added)
+                continue
             groups.append(
                 DependencyGroup(
                     kind="moved",
@@ -72,7 +89,15 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
             continue
         paths = _paths(members)
         same = next(
-            (g for g in groups if g.kind == key[0] and key[0] in ("added", "removed") and g.paths == paths), None
+            (
+                g
+                for g in groups
+                if g.kind == key[0]
+                and key[0] in ("added", "removed")
+                and g.paths == paths
+                and g.changes[0].scope == members[0].scope
+            ),
+            None,
         )
         if same is not None:
             same.packages.append(members[0].package)
@@ -80,6 +105,12 @@ def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]
             continue
         groups.append(DependencyGroup(kind=key[0], packages=[members[0].package], changes=members, paths=paths))
     return groups
+
+
+def _extras(changes: list[DependencyChange], kind: str) -> list[str]:
+    """The extras or dependency groups the ``kind`` ("added"/"removed") side of a move sits in."""
+    found = [c.group.split(":", 1)[1] for c in changes if c.group and ":" in c.group and main_kind(c) == kind]
+    return sorted(dict.fromkeys(found))
 
 
 def _paths(changes: list[DependencyChange]) -> list[str]:
@@ -100,6 +131,18 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
     """The group in one clause: ``在 5 个 Dockerfile 中移除 `pre-commit```."""
     packages = ph.join([ph.code(p) for p in group.packages])
     if group.kind == "moved":
+        source, target = _extras(group.changes, "removed"), _extras(group.changes, "added")
+        if group.paths == group.from_paths and (source or target) and source != target:
+            # within one manifest: from one extra (or the main list) to another
+            main = ph.say("dependency", "main_list")
+            return ph.say(
+                "dependency",
+                "moved_extra",
+                packages=packages,
+                path=where(group.paths, group.changes, ph),
+                source=ph.join([ph.code(e) for e in source]) or main,
+                target=ph.join([ph.code(e) for e in target]) or main,
+            )
         return ph.say(
             "dependency",
             "moved",
@@ -111,7 +154,11 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
         return dependency_fact(group.changes[0], ph)
     place = where(group.paths, group.changes, ph)
     if group.kind in ("added", "removed"):
-        return ph.say("dependency", f"group_{group.kind}", where=place, packages=packages)
+        text = ph.say("dependency", f"group_{group.kind}", where=place, packages=packages)
+        scopes = {c.scope for c in group.changes}
+        if len(scopes) == 1 and (scope := scopes.pop()) in ("ci", "dev"):
+            text = ph.tables["quote"]["clause_sep"].join([text, ph.say("dependency", f"scope_{scope}")])
+        return text
     first = group.changes[0]
     return ph.say(
         "dependency",

@@ -9,7 +9,7 @@ from prdigest.facts_view.evidence import risk_evidence, tag_label
 from prdigest.facts_view.gaps import file_gap_notes, files_known
 from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
-from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
+from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, reaches_users, specifier
 from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
@@ -29,6 +29,7 @@ TAG_PRIORITY = (
     "dependency-constraint-change",
     "version-lock",
     "future-version-regression-risk",
+    "dependency-downgrade",
     "public-api-change",
     "platform-detection-assumption",
     "runtime-image-impact",
@@ -141,11 +142,12 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     by_churn = sorted(churn, key=lambda m: -churn[m])
     reach = source_reach(facts)
     users: list[str] = user_sentences(reach, ph)
-    groups = group_dependencies(relevant_changes(facts.dependencies.changes, list(facts.files.files)))
+    user_changes = [c for c in facts.dependencies.changes if reaches_users(c)]
+    groups = group_dependencies(relevant_changes(user_changes, list(facts.files.files)))
     if groups:
         said = ph.tables["quote"]["clause_sep"].join(group_clause(g, ph) for g in groups[:3])
         users.append(ph.say("impact", "users_dependencies", changes=said))
-        admitted = list(dict.fromkeys(v for c in facts.dependencies.changes for v in c.newly_admitted))
+        admitted = list(dict.fromkeys(v for c in user_changes for v in c.newly_admitted))
         if admitted and not all(v in said for v in admitted[:4]):
             users.append(ph.say("impact", "users_admitted", versions=ph.join(admitted[:4])))
     known = files_known(facts)
@@ -170,7 +172,7 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
                 deletions=facts.files.total_deletions,
             )
         )
-    if facts.dependencies.changes:
+    if user_changes:
         system.append(ph.say("impact", "system_dependency"))
     tagged = {t.tag for t in facts.risks.tags}
     if tagged & set(_IMAGE_TAGS) or any(

@@ -28,9 +28,9 @@ from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from prdigest.words import Lang, words
 from prdigest.words import labels as output_labels
 
-# 3: the whole story (cleaned body, every fact, whole threads), per-section instructions,
-#    numbered report lists the model annotates, JSON-schema answers
-PROMPT_VERSION = "3"
+# 4: the whole story (cleaned body, every fact, whole threads), per-section instructions,
+#    numbered report lists the model annotates, JSON-schema answers; dependency scopes
+PROMPT_VERSION = "4"
 
 # When everything fits the budget nothing is cut. Otherwise the facts come first (they are
 # what the report stands on), then the body and the threads up to these shares of the room
@@ -256,9 +256,14 @@ def _facts_text(
     else:
         lines.append("symbols: none identified")
     for dep in facts.dependencies.changes:
-        line = (
-            f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({', '.join(dep.kinds)})"
-        )
+        notes = [", ".join(dep.kinds), f"scope: {dep.scope}"]
+        if dep.condition:
+            notes.append(f"when {dep.condition}")
+        if dep.replaced_by:
+            notes.append(f"replaced by {dep.replaced_by}")
+        if dep.replaces:
+            notes.append(f"replaces {', '.join(dep.replaces)}")
+        line = f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({'; '.join(notes)})"
         if dep.newly_admitted:
             line += f"; newly admitted versions: {', '.join(dep.newly_admitted)}"
         if dep.newly_excluded:

@@ -1,7 +1,9 @@
 """Fill ``content_before``/``content_after`` of changed source files from their blob ids.
 
-Only source files the symbol analyzer can parse, each at most 256 KB, and never binaries:
-this is what symbol analysis needs, and bounding it keeps the sync's cost predictable.
+Only source files the symbol analyzer can parse, the dependency manifests whose groups only
+the whole file tells (``pyproject.toml``, ``setup.cfg``), and the images, scripts and CI
+workflows whose installs the dependency analyzer reads, each at most 256 KB, and never
+binaries: this is what the analyzers need, and bounding it keeps the sync's cost predictable.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ SOURCE_EXTENSIONS: frozenset[str] = frozenset(
         ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx",
     }
 )  # fmt: skip
+# Manifests read whole: which group (dependencies, an extra, build-system) a line belongs to
+# is not in its diff hunk.
+MANIFEST_NAMES: frozenset[str] = frozenset({"pyproject.toml", "setup.cfg"})
+_CI_FOLDERS = frozenset({".github", "workflows", ".buildkite", ".circleci", "ci"})
 # Texts kept for a later commit that will need them again (see ``PipelinedContents``).
 REUSE_BUDGET_BYTES = 32 * 1024 * 1024
 
@@ -30,10 +36,21 @@ BEFORE = "content_before"
 AFTER = "content_after"
 
 
+def _installs_packages(path: str, name: str) -> bool:
+    """Images, scripts and CI workflows: whether a package is still installed elsewhere in the
+    file (outside the diff's hunks) decides if a removed or added install is a change at all."""
+    lower = name.lower()
+    if lower.startswith(("dockerfile", "containerfile")) or lower.endswith((".dockerfile", ".sh", ".bash")):
+        return True
+    return lower.endswith((".yml", ".yaml")) and any(part in _CI_FOLDERS for part in path.lower().split("/")[:-1])
+
+
 def wants_contents(path: str) -> bool:
     # PurePosixPath(path).suffix without building a path object per file (git paths are
     # normalized: no trailing slash, no "." components).
     name = path.rpartition("/")[2]
+    if name in MANIFEST_NAMES or _installs_packages(path, name):
+        return True
     dot = name.rfind(".")
     return 0 < dot < len(name) - 1 and name[dot:].lower() in SOURCE_EXTENSIONS
 

@@ -1,0 +1,73 @@
+"""Who installs a declared requirement: the scope of a dependency change.
+
+Read from where it is declared, never guessed from the package: a pyproject/setup.cfg/setup.py
+group says it outright (``dependencies`` / ``install_requires`` run time, an extra optional,
+``build-system`` / ``setup_requires`` build, ``tests_require`` / a dev-named extra or a PEP 735
+group development); a requirements file, image or script only by its path (``requirements-dev.txt``,
+``docs/requirements.txt``, ``.github/workflows/*.yml``). A plain ``requirements.txt`` says nothing
+about who installs it: ``unknown``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from prdigest.analyzers.dependencies.sources import SourceKind
+from prdigest.models.facts import DependencyScope
+
+# a name part that marks a development/test/docs list: requirements-dev.txt, docs/requirements.txt,
+# extras "test", "lint", "typing"
+_DEV_WORD = re.compile(
+    r"(?:^|[-_./])(?:dev|develop|development|tests?|testing|lint|linting|docs?|documentation|"
+    r"format|formatting|style|quality|typing|types|mypy|coverage|bench|benchmarks?|examples?)(?:$|[-_./])",
+    re.I,
+)
+_CI_WORD = re.compile(r"(?:^|[-_./])(?:ci|\.github|\.buildkite|\.circleci|\.gitlab|workflows)(?:$|[-_./])", re.I)
+_BUILD_WORD = re.compile(r"(?:^|[-_./])build(?:$|[-_./])", re.I)
+
+
+def _path_scope(path: str) -> DependencyScope | None:
+    pure = PurePosixPath(path.lower())
+    text = "/".join(pure.parts)
+    if _CI_WORD.search(text):
+        return "ci"
+    if _DEV_WORD.search(text):
+        return "dev"
+    if _BUILD_WORD.search(pure.name):
+        return "build"
+    return None
+
+
+def _group_scope(group: str) -> DependencyScope:
+    if group in ("dependencies", "install_requires"):
+        return "runtime"
+    if group in ("build-system", "setup_requires"):
+        return "build"
+    if group == "tests_require":
+        return "dev"
+    if group.startswith("group:"):
+        return "dev"  # PEP 735 groups are never installed with the package
+    if group.startswith(("optional:", "extra:")):
+        name = group.split(":", 1)[1]
+        return "dev" if _DEV_WORD.search(name) or _CI_WORD.search(name) else "optional"
+    return "unknown"
+
+
+def scope_of(kind: SourceKind, path: str, group: str) -> DependencyScope:
+    """The scope of a requirement declared in ``path`` (a file of ``kind``) under ``group``."""
+    if kind in ("pyproject", "setup"):
+        # a manifest under tests/, docs/ or examples/ is a fixture or a sample, not the project's
+        folder = _path_scope(str(PurePosixPath(path).parent)) if "/" in path else None
+        if folder in ("dev", "ci"):
+            return folder
+        return _group_scope(group)
+    by_path = _path_scope(path)
+    if kind == "other":
+        return "ci"  # pip installs in CI configuration (workflow YAML)
+    if kind == "requirements":
+        return by_path or "unknown"
+    if kind == "dockerfile":
+        # an image installs it; a test/dev/CI image is not what users run
+        return by_path if by_path in ("dev", "ci") else "runtime"
+    return by_path or "unknown"  # shell scripts: only their place says who runs them

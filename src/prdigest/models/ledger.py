@@ -1,0 +1,37 @@
+"""The dependency ledger: every constraint change of a package, in merge order, with its PR.
+
+One `LedgerEntry` is one `DependencyChange` of one merged PR. A `LedgerLink` places one change
+of a PR between its predecessor and successor for the same package in the same file.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LedgerEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    repository: str
+    number: int
+    title: str
+    merged_at: datetime | None = None
+    path: str
+    package: str
+    before: str | None = Field(default=None, description="the requirement before; null when the PR added it")
+    after: str | None = Field(default=None, description="the requirement after; null when the PR removed it")
+    kinds: list[str] = Field(default_factory=list)
+    scope: str = "unknown"
+    condition: str | None = None
+    replaced_by: str | None = None
+
+
+class LedgerLink(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    package: str
+    path: str
+    previous: LedgerEntry | None = Field(default=None, description="the last earlier change in this file")
+    next: LedgerEntry | None = Field(default=None, description="the first later change in this file")

@@ -1,0 +1,72 @@
+"""A PR's dependency changes placed in the repository's ledger, in the report's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from prdigest.models.facts import DependencyChange
+from prdigest.models.ledger import LedgerEntry, LedgerLink
+from prdigest.models.report import DependencyHistoryItem, LedgerStep
+from prdigest.words import Labels
+
+
+def _spec(requirement: str | None, package: str, lab: Labels) -> str:
+    if requirement is None:
+        return ""
+    text = requirement.split("#", 1)[0].strip()
+    rest = text[len(package) :].strip() if text.lower().startswith(package.lower()) else text
+    return (rest or lab.tables["ledger"]["any_version"]).replace("`", "'")
+
+
+def _step(entry: LedgerEntry | None, lab: Labels, edge: str) -> tuple[LedgerStep | None, str]:
+    table = lab.tables["ledger"]
+    if entry is None:
+        return None, table[edge]
+    step = LedgerStep(number=entry.number, title=entry.title, requirement=entry.after)
+    if entry.after is None:
+        return step, table["removed"].format(number=entry.number)
+    return step, table["step"].format(spec=_spec(entry.after, entry.package, lab), number=entry.number)
+
+
+def _change(change: DependencyChange, lab: Labels) -> str:
+    table = lab.tables["ledger"]
+    before = _spec(change.before, change.package, lab)
+    after = _spec(change.after, change.package, lab)
+    if change.before is None:
+        return table["added"].format(after=after)
+    if change.after is None:
+        return table["dropped"].format(before=before)
+    return table["change"].format(before=before, after=after)
+
+
+def history_items(
+    changes: Sequence[DependencyChange], links: Sequence[LedgerLink], merged: bool, lab: Labels
+) -> list[DependencyHistoryItem]:
+    """One item per change that has a ledger link (links come in the order of the changes)."""
+    items: list[DependencyHistoryItem] = []
+    table = lab.tables["ledger"]
+    for change, link in zip(changes, links, strict=False):
+        previous, previous_text = _step(link.previous, lab, "first")
+        following, next_text = _step(link.next, lab, "last")
+        if not merged:
+            next_text = table["not_merged"]
+        text = table["line"].format(
+            package=change.package,
+            path=change.path,
+            change=_change(change, lab),
+            previous=previous_text,
+            next=next_text,
+        )
+        items.append(
+            DependencyHistoryItem(
+                package=change.package,
+                path=change.path,
+                before=change.before,
+                after=change.after,
+                previous=previous,
+                next=following,
+                merged=merged,
+                text=text,
+            )
+        )
+    return items
