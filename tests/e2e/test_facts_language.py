@@ -25,7 +25,10 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
 
     zh_sentence = risk_evidence(tag, labels("zh"))
     assert "没有配套测试" in zh_sentence  # the Chinese sentence, not the English fallback
-    assert f"risk missing-regression-test ({tag.label_zh}): {zh_sentence}" in zh_out
+    assert f"风险 missing-regression-test ({tag.label_zh})" in zh_out
+    assert zh_sentence in zh_out
+    for english in ("verdict:", "files:", "symbols:", "tests changed", "risk "):
+        assert not any(line.lstrip().startswith(english) or f"  {english}" in line for line in zh_out.splitlines())
     assert tag.evidence not in zh_out
     assert key_reason(key, labels("zh")) in zh_out
     assert key.key_reason

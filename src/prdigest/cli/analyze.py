@@ -115,46 +115,55 @@ def facts(ref: str, as_json: bool, lang: Lang, db: str | None) -> None:
         return
     lab = labels(lang)
     labels_of_tags = tag_labels(result.risks.tags, lab)
-    _say(f"{repository}#{number}  verdict: {result.verdict.level.value} (score {result.verdict.score:.1f})")
+    word = lab.tables["facts_text"]
+    colon = lab.text("colon")
+    verdict = lab.verdict(result.verdict.level.value)
+    _say(f"{repository}#{number}  {word['verdict']}{colon}{verdict} ({word['score']} {result.verdict.score:.1f})")
     for reason in result.verdict.reasons:
-        _say(f"  - {reason.code}: {reason_text(reason, lab, labels_of_tags) or reason.detail}")
+        _say(f"  - {reason.code}{colon}{reason_text(reason, lab, labels_of_tags) or reason.detail}")
     listed = len(result.files.files)
-    count = str(result.files.total_files) if result.coverage.files_known else f"{listed} listed, list incomplete"
-    _say(f"files: {count}  modules: {', '.join(result.files.modules) or '-'}")
+    files_known = result.coverage.files_known
+    count = str(result.files.total_files) if files_known else word["files_incomplete"].format(listed=listed)
+    _say(f"{word['files']}{colon}{count}  {word['modules']}{colon}{', '.join(result.files.modules) or '-'}")
     for item in result.files.files:
         if item.is_key:
-            _say(f"  key {item.path} ({item.module}; {item.category}; {item.type}): {key_reason(item, lab)}")
-    symbols = ", ".join(f"{s.name} [{s.change}]" for s in result.symbols.symbols[:20]) or "none identified"
-    _say(f"symbols: {symbols}")
+            where = f"{item.module}; {item.category}; {item.type}"
+            _say(f"  {word['key']} {item.path} ({where}){colon}{key_reason(item, lab)}")
+    symbols = ", ".join(f"{s.name} [{s.change}]" for s in result.symbols.symbols[:20]) or word["symbols_none"]
+    _say(f"{word['symbols']}{colon}{symbols}")
     for change in result.dependencies.changes:
+        kinds = ", ".join(lab.lookup("dependency_kinds", kind) for kind in change.kinds)
         _say(
-            f"dependency {change.package}: {change.before or '-'} -> {change.after or '-'} "
-            f"({', '.join(change.kinds)}) in {change.path}"
+            f"{word['dependency']} {change.package}{colon}{change.before or '-'} -> {change.after or '-'} "
+            f"({kinds}) {word['in_path']} {change.path}"
         )
         if change.newly_admitted:
-            _say(f"  newly admits: {', '.join(change.newly_admitted)}")
+            _say(f"  {word['newly_admits']}{colon}{', '.join(change.newly_admitted)}")
         if change.newly_excluded:
-            _say(f"  newly excludes: {', '.join(change.newly_excluded)}")
+            _say(f"  {word['newly_excludes']}{colon}{', '.join(change.newly_excluded)}")
     for finding in result.dependencies.findings:
-        _say(f"dependency finding ({finding.kind}): {finding.detail}")
+        _say(f"{word['finding']} ({finding.kind}){colon}{finding.detail}")
     tests = result.tests_ci
     # On a partial file list, "no" would be a claim about files nobody saw.
-    unseen = "unknown (file list incomplete)" if not tests.files_known else "no"
+    unseen = word["unknown"] if not tests.files_known else word["no"]
     _say(
-        f"tests changed: {'yes' if tests.tests_changed else unseen}"
-        f"{' (source changed without tests)' if tests.missing_tests else ''}; "
-        f"CI changed: {'yes' if tests.ci_changed else unseen}"
+        f"{word['tests_changed']}{colon}{word['yes'] if tests.tests_changed else unseen}"
+        f"{word['missing_tests'] if tests.missing_tests else ''}; "
+        f"{word['ci_changed']}{colon}{word['yes'] if tests.ci_changed else unseen}"
     )
     if tests.removed_test_files:
-        _say(f"tests deleted: {', '.join(tests.removed_test_files)}")
+        _say(f"{word['tests_deleted']}{colon}{', '.join(tests.removed_test_files)}")
     for note in gap_notes(result, lab):
-        _say(f"data gap: {note}")
+        _say(f"{word['data_gap']}{colon}{note}")
     for ref_fact in result.references.references:
-        _say(f"reference {ref_fact.repository}#{ref_fact.number}: {ref_fact.relation} ({ref_fact.where})")
+        relation = lab.lookup("relations", ref_fact.relation)
+        _say(f"{word['reference']} {ref_fact.repository}#{ref_fact.number}{colon}{relation} ({ref_fact.where})")
     for thread in result.discussion.threads:
-        _say(f"thread [{thread.kind}/{thread.outcome}] {thread.topic}")
+        kind = lab.lookup("thread_kinds", thread.kind)
+        outcome = lab.lookup("thread_outcomes", thread.outcome)
+        _say(f"{word['thread']} [{kind}/{outcome}] {thread.topic}")
     for tag in result.risks.tags:
-        _say(f"risk {tag.tag} ({labels_of_tags[tag.tag]}): {risk_evidence(tag, lab)}")
+        _say(f"{word['risk']} {tag.tag} ({labels_of_tags[tag.tag]}){colon}{risk_evidence(tag, lab)}")
 
 
 def _say(text: str) -> None:
