@@ -17,8 +17,12 @@ GENERIC_NAMES = frozenset({"main", "run", "setup", "__init__"})  # entry points 
 
 
 def key_files(facts: Facts, length: Length) -> list[FileFact]:
-    """The files the analyzers marked key; when none are marked, the largest non-generated ones."""
+    """The files the analyzers marked key, most important first (`SymbolsFacts.key_order`; path
+    order in facts from before it); when none are marked, the largest non-generated ones."""
     chosen = facts.files.key_files()
+    order = {path: index for index, path in enumerate(facts.symbols.key_order)}
+    if chosen and order:
+        chosen = sorted(chosen, key=lambda f: order.get(f.path, len(order)))
     if not chosen:
         candidates = [f for f in facts.files.files if not f.generated] or list(facts.files.files)
         chosen = sorted(candidates, key=lambda f: -(f.additions + f.deletions))
