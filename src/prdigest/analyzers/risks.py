@@ -2,7 +2,8 @@
 
 `derive_risk_tags` is a pure function of the PR and the other analyzers' facts; every
 rule names the fact that triggered it (file:line, symbol, package, finding). One tag per
-id: evidence of up to three triggers is joined, and the highest severity is kept (a
+id, and one tag per fact (a dependency change raises the most specific tag its kinds
+support, not four overlapping ones): evidence of up to three triggers is joined, and the highest severity is kept (a
 rule starts from the vocabulary's default and may raise it). Tag ids come from
 ``data/risk_tags.toml`` (see `risk_vocabulary`), their stored labels from `prdigest.words`.
 """
@@ -256,13 +257,50 @@ def _dependency_params(change: DependencyChange) -> dict[str, str | list[str]]:
 
 
 def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCIFacts) -> None:
+    """One tag per dependency change, the most specific its kinds support (a lock, an
+    upgrade, admitted future versions, else a constraint change), at the highest severity of
+    the tags it stands for: one fact, one tag. A constraint or version change owes no
+    regression test (`missing-regression-test` is for behaviour-changing source)."""
+    del tests  # kept in the signature: rules receive every fact they might read
     for change in deps.changes:
         kinds = set(change.kinds)
         params = _dependency_params(change)
         before = (str(params["before"]) or "(any)") if change.before is not None else "(none)"
         after = (str(params["after"]) or "(any)") if change.after is not None else "(removed)"
         text = f"{change.path}: {change.package} {before} → {after}"
+        candidates: list[str] = []
+        if kinds & _LOCK_KINDS:
+            candidates.append("version-lock")
+        if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
+            candidates.append("dependency-upgrade")
+        if kinds & _FUTURE_KINDS:
+            candidates.append("future-version-regression-risk")
         if kinds & _CONSTRAINT_KINDS:
+            candidates.append("dependency-constraint-change")
+        if not candidates:
+            continue
+        severity = max((found.vocabulary.get(c).severity for c in candidates), key=lambda v: SEVERITY_ORDER[v])
+        chosen = candidates[0]
+        if chosen == "version-lock":
+            lock = "version-lock.added" if change.before is None else "version-lock.change"
+            found.add("version-lock", lock, params, text, severity)
+        elif chosen == "dependency-upgrade":
+            found.add("dependency-upgrade", "dependency-upgrade.change", params, text, severity)
+        elif chosen == "future-version-regression-risk":
+            if change.newly_admitted:
+                admitted = change.newly_admitted[:3]
+                found.add(
+                    "future-version-regression-risk",
+                    "future-version-regression-risk.admits",
+                    {**params, "versions": admitted},
+                    f"{text} (admits {', '.join(admitted)})",
+                    severity,
+                )
+            else:
+                found.add(
+                    "future-version-regression-risk", "future-version-regression-risk.change", params, text, severity
+                )
+        else:
             shown: list[str] = sorted(kinds & _CONSTRAINT_KINDS)
             found.add(
                 "dependency-constraint-change",
@@ -271,30 +309,8 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
                 else "dependency-constraint-change.change",
                 {**params, "kinds": shown},
                 f"{text} ({', '.join(shown)})",
+                severity,
             )
-            if not tests.tests_changed:
-                found.add(
-                    "missing-regression-test",
-                    "missing-regression-test.dependency",
-                    {"package": change.package},
-                    f"no test changed with the {change.package} constraint",
-                )
-        if kinds & _LOCK_KINDS:
-            lock = "version-lock.added" if change.before is None else "version-lock.change"
-            found.add("version-lock", lock, params, text)
-        if kinds & _FUTURE_KINDS:
-            if change.newly_admitted:
-                admitted = change.newly_admitted[:3]
-                found.add(
-                    "future-version-regression-risk",
-                    "future-version-regression-risk.admits",
-                    {**params, "versions": admitted},
-                    f"{text} (admits {', '.join(admitted)})",
-                )
-            else:
-                found.add("future-version-regression-risk", "future-version-regression-risk.change", params, text)
-        if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
-            found.add("dependency-upgrade", "dependency-upgrade.change", params, text)
 
 
 def _moved_up(before: str | None, after: str | None) -> bool:
@@ -571,9 +587,10 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 
 
 # v4: platform probes in compile-time guards, comments and print/log-only lines do not count
+# v5: one tag per dependency change; no missing-regression-test for dependency changes
 ANALYZER = Analyzer(
     name="risks",
-    version="4",
+    version="5",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )

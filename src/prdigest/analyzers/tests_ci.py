@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from prdigest.analyzers.behaviour import file_changes_behaviour, is_revert, is_typo_fix
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
@@ -248,7 +249,17 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     by_path = {change.path: change for change in pr.files}
     relevant = [f for f in files.files if not f.generated]
     test_files = [f.path for f in relevant if f.category == "test" or f.type == "test"]
-    source_changed = any(f.category == "source" and f.type == "core-logic" for f in relevant)
+    source_files = [f.path for f in relevant if f.category == "source" and f.type == "core-logic"]
+    source_changed = bool(source_files)
+    # A test is owed only by a change in behaviour: not by a revert, a typo fix, a version
+    # bump or comment/docstring/whitespace edits (`prdigest.analyzers.behaviour`).
+    owes_test = (
+        source_changed
+        and not test_files
+        and not is_revert(pr)
+        and not is_typo_fix(pr)
+        and any(file_changes_behaviour(by_path[p]) for p in source_files if p in by_path)
+    )
     ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
     jobs: list[str] = []
     for path in ci_files:
@@ -259,7 +270,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         source_changed=source_changed,
         tests_changed=bool(test_files),
         test_files=test_files,
-        missing_tests=source_changed and not test_files,
+        missing_tests=owes_test,
         ci_changed=bool(ci_files),
         ci_files=ci_files,
         ci_jobs=jobs,
@@ -267,4 +278,5 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     )
 
 
-ANALYZER = Analyzer(name="tests_ci", version="2", run=analyze_tests_ci, requires=("files",))
+# v3: missing_tests only for behaviour-changing source changes (no reverts, typos, bumps, comments)
+ANALYZER = Analyzer(name="tests_ci", version="3", run=analyze_tests_ci, requires=("files",))

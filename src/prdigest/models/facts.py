@@ -193,7 +193,9 @@ class TestsCIFacts(_Fact):
     source_changed: bool = False
     tests_changed: bool = False
     test_files: list[str] = Field(default_factory=list)
-    missing_tests: bool = False  # source changed, no test changed
+    # a behaviour-changing source change (not a revert, typo fix, version bump or comment
+    # edit) and no test changed
+    missing_tests: bool = False
     ci_changed: bool = False
     ci_files: list[str] = Field(default_factory=list)
     ci_jobs: list[str] = Field(default_factory=list)  # job names / patterns touched
