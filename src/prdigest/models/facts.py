@@ -110,6 +110,7 @@ CodeEditKind = Literal[
     "parameter-added",
     "parameter-removed",
     "constant-changed",
+    "constant-items-changed",
     "raise-added",
     "raise-removed",
     "exception-handler-added",

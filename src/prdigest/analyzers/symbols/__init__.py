@@ -86,4 +86,4 @@ def run(pr: PullRequest, ctx: AnalysisContext) -> SymbolsFacts:
 
 # v2: key files by importance (key_order), excerpts in that order without licence or
 # whitespace-only hunks, code edits
-ANALYZER = Analyzer(name="symbols", version="2", run=run, requires=("files",))
+ANALYZER = Analyzer(name="symbols", version="3", run=run, requires=("files",))

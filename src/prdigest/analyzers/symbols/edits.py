@@ -145,9 +145,9 @@ def _functions(tree: ast.Module) -> dict[str, _Function]:
     return found
 
 
-def _constants(tree: ast.Module) -> dict[str, tuple[str, int]]:
-    """Module- and class-level ``NAME = <literal>``: name → (value source, line)."""
-    found: dict[str, tuple[str, int]] = {}
+def _constants(tree: ast.Module) -> dict[str, tuple[object, int]]:
+    """Module- and class-level ``NAME = <literal>``: name → (value, line)."""
+    found: dict[str, tuple[object, int]] = {}
 
     def visit(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
@@ -160,22 +160,30 @@ def _constants(tree: ast.Module) -> dict[str, tuple[str, int]]:
                 targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 targets, value = [node.target], node.value
-            if value is None or not _is_literal(value):
+            literal = _literal(value) if value is not None else _NOT_LITERAL
+            if literal is _NOT_LITERAL:
                 continue
             for target in targets:
                 if isinstance(target, ast.Name) and _CONSTANT_NAME.match(target.id):
-                    found[f"{prefix}{target.id}"] = (ast.unparse(value), node.lineno)
+                    found[f"{prefix}{target.id}"] = (literal, node.lineno)
 
     visit(tree.body, "")
     return found
 
 
-def _is_literal(node: ast.expr) -> bool:
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> object:
     try:
-        ast.literal_eval(node)
+        return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
+        return _NOT_LITERAL
+
+
+def _shown(value: object) -> str:
+    """A constant's value as a reader writes it: strings without their quotes."""
+    return _clip(value if isinstance(value, str) else repr(value))
 
 
 def _import_guards(tree: ast.Module) -> dict[str, int]:
@@ -310,10 +318,27 @@ def _guard_edits(path: str, before: ast.Module, after: ast.Module, found: _Found
 def _constant_edits(path: str, before: ast.Module, after: ast.Module, found: _Found) -> None:
     old = _constants(before)
     for name, (value, line) in _constants(after).items():
-        if name in old and old[name][0] != value:
-            found.add(
-                "constant-changed", path, symbol=name, line=line, name=name, before=_clip(old[name][0]), after=_clip(value)
-            )
+        if name not in old or old[name][0] == value:
+            continue
+        previous = old[name][0]
+        if isinstance(previous, list | tuple | set | frozenset) and isinstance(value, list | tuple | set | frozenset):
+            # A list of names (``__all__``) is told by what joined and left it, not in full.
+            added = [repr(v) if not isinstance(v, str) else v for v in value if v not in previous]
+            removed = [repr(v) if not isinstance(v, str) else v for v in previous if v not in value]
+            if added or removed:
+                found.add(
+                    "constant-items-changed",
+                    path,
+                    symbol=name,
+                    line=line,
+                    name=name,
+                    added=_clip(", ".join(added)),
+                    removed=_clip(", ".join(removed)),
+                )
+                continue
+        found.add(
+            "constant-changed", path, symbol=name, line=line, name=name, before=_shown(previous), after=_shown(value)
+        )
 
 
 # --- every language, from the diff lines ------------------------------------------------
@@ -388,6 +413,7 @@ _KIND_ORDER: list[CodeEditKind] = [
     "parameter-removed",
     "regex-changed",
     "constant-changed",
+    "constant-items-changed",
     "import-guard-added",
     "import-guard-removed",
     "platform-check-added",

@@ -25,7 +25,8 @@ from prdigest.narrate.extractive.step_parts import (
     symbol_changes,
     with_why,
 )
-from prdigest.narrate.extractive.text import key_sentences, summary_sentence
+from prdigest.narrate.extractive.summary import quoted_lead
+from prdigest.narrate.extractive.text import key_sentences
 from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
@@ -42,7 +43,7 @@ SOURCE_FIRST = {"full": 3, "brief": 1}
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
     body = split_body(pr.body, pr.repository)
     why = WhyFinder(body.motivation, length, ph)
-    lead = summary_sentence(pr.body, repository=pr.repository)
+    lead = quoted_lead(pr, ph)
     if lead:
         why.use(lead)  # already the one-line summary
     symbols_by_path: dict[str, list[SymbolChange]] = {}

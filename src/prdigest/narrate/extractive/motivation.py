@@ -7,13 +7,13 @@ from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.summary import quoted_lead
 from prdigest.narrate.extractive.text import (
     commit_points,
     covered_by,
     key_sentences,
     sentences,
     shorten,
-    summary_sentence,
 )
 from prdigest.words import Phrases
 
@@ -24,7 +24,7 @@ MAX_COMMIT_POINTS = {"full": 5, "brief": 3}
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
     count = 3 if length == "full" else 2
     paragraphs = split_body(pr.body, pr.repository).motivation
-    lead = summary_sentence(pr.body, repository=pr.repository)
+    lead = quoted_lead(pr, ph)
     # The one-line summary already quotes `lead`; say something else here.
     others = [s for s in sentences(paragraphs) if not covered_by(s, lead)]
     quoted = key_sentences(others, count)
