@@ -141,7 +141,8 @@ def build_report(
             level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
-            reasons=[reason_text(r, lab, labels_of_tags) or r.code for r in facts.verdict.reasons],
+            # A reason without words in this language is left out, never shown as its raw code.
+            reasons=[text for r in facts.verdict.reasons if (text := reason_text(r, lab, labels_of_tags))],
             paragraph=narrative.feed_paragraph,
         ),
         narrator=NarratorInfo(

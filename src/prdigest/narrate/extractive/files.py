@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from prdigest.facts_view.evidence import key_reason
 from prdigest.facts_view.selection import key_excerpts, key_files
-from prdigest.models.facts import CodeExcerpt, Facts, FileFact
+from prdigest.models.facts import CodeEdit, CodeExcerpt, Facts, FileFact
 from prdigest.models.narrative import ExcerptNote, FileRole, Length
 from prdigest.narrate.extractive.changes import short_dependency
+from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
 from prdigest.words import Phrases
 
@@ -51,7 +52,11 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     symbols = [s for s in facts.symbols.symbols if s.path == file.path]
     if symbols:
         parts.append(symbol_changes(symbols, ph, limit=2))
-    parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    edits = edits_sentence(edits_of(facts, file.path), ph)
+    if edits:
+        parts.append(edits)  # what the change does, rather than how many lines it takes
+    elif "lines" not in file.key_reason_params:  # the reason counts the lines already
+        parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
     return ph.say("files", "sep").join(parts)
 
 
@@ -72,10 +77,25 @@ def _note(excerpt: CodeExcerpt, facts: Facts, ph: Phrases) -> str:
         text = ph.say("excerpts", "note_no_symbol", path=excerpt.path)
     if excerpt.start_line is not None:
         text += ph.say("excerpts", "from_line", line=excerpt.start_line)
-    lines = excerpt.text.splitlines()
-    added = sum(1 for line in lines if line.startswith("+"))
-    removed = sum(1 for line in lines if line.startswith("-"))
-    text += ph.say("excerpts", "counts", added=added, removed=removed)
+    shown = _edits_in(excerpt, facts)
+    if shown:
+        text += ph.say("excerpts", "does", edits=edits_sentence(shown, ph))
+    else:
+        lines = excerpt.text.splitlines()
+        added = sum(1 for line in lines if line.startswith("+"))
+        removed = sum(1 for line in lines if line.startswith("-"))
+        text += ph.say("excerpts", "counts", added=added, removed=removed)
     if excerpt.truncated:
         text += ph.say("excerpts", "truncated")
     return ph.sentence(text)
+
+
+def _edits_in(excerpt: CodeExcerpt, facts: Facts) -> list[CodeEdit]:
+    """The code edits the excerpt shows: of its symbol, or on the lines it covers."""
+    start = excerpt.start_line or 0
+    end = start + len(excerpt.text.splitlines())
+    return [
+        e
+        for e in edits_of(facts, excerpt.path)
+        if (excerpt.symbol is not None and e.symbol == excerpt.symbol) or (e.line is not None and start <= e.line <= end)
+    ]

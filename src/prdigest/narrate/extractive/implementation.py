@@ -13,6 +13,7 @@ from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.dependency_steps import dependency_parts
 from prdigest.narrate.extractive.source_steps import source_parts
 from prdigest.narrate.extractive.step_parts import (
@@ -31,7 +32,7 @@ from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
 
-MAX_STEPS = {"full": 8, "brief": 4}
+MAX_STEPS = {"full": 8, "brief": 3}
 CI_MODULES = frozenset({"CI config", "CI scripts"})
 _ORDER = ("source", "dependencies", "ci", "infra", "config", "other")
 _TAIL = ("docs",)
@@ -73,7 +74,14 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
     }
     rest = [f for f in files if f.path not in told_by_dependencies and f.category not in ("source", "test")]
     kinds: dict[str, list[Part]] = {
-        "source": source_parts([f for f in files if f.category == "source"], symbols_by_path, length, why, ph),
+        "source": source_parts(
+            [f for f in files if f.category == "source"],
+            symbols_by_path,
+            length,
+            why,
+            ph,
+            {f.path: edits_sentence(edits_of(facts, f.path, versions=False), ph) for f in files},
+        ),
         "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
         "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], symbols_by_path, facts, length, why, ph),
         "infra": _files_part(

@@ -16,7 +16,7 @@ from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
 from prdigest.words import Phrases
 
-MAX_RISKS = {"full": 8, "brief": 4}
+MAX_RISKS = {"full": 8, "brief": 3}
 # Within one severity, the kinds a reader most needs come first: what reviewers flagged and
 # specific findings before the generic size/test/CI notes, so a cut loses the generic ones.
 TAG_PRIORITY = (
@@ -44,6 +44,9 @@ _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 MAX_MODULES = 4
 _IMAGE_TAGS = ("runtime-image-impact",)
 _LOCK_TAGS = ("version-lock",)
+_DEPENDENCY_TAGS = frozenset(
+    {"dependency-constraint-change", "version-lock", "future-version-regression-risk", "dependency-upgrade"}
+)
 
 
 def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
@@ -67,14 +70,14 @@ def _ranked_bullets(facts: Facts, ph: Phrases) -> list[tuple[tuple[int, int], st
     for tag in facts.risks.tags:
         label = tag_label(tag, ph.labels)
         severity = ph.say("severity", tag.severity)
-        evidence = risk_evidence(merged_lines(tag, ph), ph.labels) if tag.items else shorten(tag.evidence, 240)
+        evidence = shorten(risk_evidence(merged_lines(tag, ph), ph.labels), 240 if not tag.items else 10**6)
         if evidence:
             text = ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence))
         else:
             text = ph.sentence(ph.say("risks", "tag_no_evidence", label=label, severity=severity))
         found.append((_rank(tag.severity, tag.tag), text))
     tagged = {t.tag for t in facts.risks.tags}
-    if "future-version-regression-risk" not in tagged:
+    if not tagged & _DEPENDENCY_TAGS:  # a dependency change's own tag already says it
         for change in facts.dependencies.changes:
             if caps_removed(change) and change.after:
                 after = specifier(change.after, change.package)
