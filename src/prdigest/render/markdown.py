@@ -123,6 +123,9 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     if brief:
         for risk in report.risks.risks or [lab.text("no_risks")]:
             lines.append(f"- {inline(risk)}")
+        if report.risks.tags:  # the bullets cut above point here
+            tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags)
+            lines.append(f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}")
         lines.append("")
     else:
         lines += _risks_and_impact(report, lab)

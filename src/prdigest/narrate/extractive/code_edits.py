@@ -3,6 +3,8 @@ try/except import guard of `x` with the platform check `sys.platform == 'win32'`
 
 from __future__ import annotations
 
+from string import Formatter
+
 from prdigest.models.facts import CodeEdit, Facts
 from prdigest.words import Phrases
 
@@ -24,7 +26,9 @@ def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
         key = f"{key}-both" if has_added and has_removed else key if has_added else f"{key}-removed"
     if edit.count > 1 and ph.has("code_edits", f"{key}-many"):
         key = f"{key}-many"
-    return ph.say("code_edits", key, **params)
+    # A parameter the analyzer did not record shows as nothing rather than breaking the report.
+    wanted = [name for _, name, _, _ in Formatter().parse(ph.tables["code_edits"][key]) if name]
+    return ph.say("code_edits", key, **({name: "" for name in wanted} | params))
 
 
 VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__"})

@@ -9,7 +9,6 @@ from prdigest.facts_view.evidence import risk_evidence, tag_label
 from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, specifier
-from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
@@ -140,13 +139,11 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     by_churn = sorted(churn, key=lambda m: -churn[m])
     reach = source_reach(facts)
     users: list[str] = user_sentences(reach, ph)
-    groups = group_dependencies(relevant_changes(facts.dependencies.changes, list(facts.files.files)))
-    if groups:
-        said = ph.tables["quote"]["clause_sep"].join(group_clause(g, ph) for g in groups[:3])
-        users.append(ph.say("impact", "users_dependencies", changes=said))
-        admitted = list(dict.fromkeys(v for c in facts.dependencies.changes for v in c.newly_admitted))
-        if admitted and not all(v in said for v in admitted[:4]):
-            users.append(ph.say("impact", "users_admitted", versions=ph.join(admitted[:4])))
+    packages = list(dict.fromkeys(c.package for c in facts.dependencies.changes))
+    if packages:
+        # Which versions change is the implementation's and the risks' to say: here, only whom it reaches.
+        shown = [ph.code(p) for p in packages[:MAX_MODULES]]
+        users.append(ph.say("impact", "users_dependencies", changes=_more(shown, len(packages), ph)))
     if not users:
         users.append(ph.say("impact", "users_none"))
 
