@@ -58,7 +58,10 @@ def _marker(tag_id: str, lang: Lang) -> str:
     return f"evidence of {tag_id}" if lang == "en" else labels(lang).risk_tag(tag_id) + "（"
 
 
-def _position(bullets: list[str], tag_id: str, lang: Lang = Lang("en")) -> int:
+EN = Lang("en")
+
+
+def _position(bullets: list[str], tag_id: str, lang: Lang = EN) -> int:
     marker = _marker(tag_id, lang)
     return next(i for i, b in enumerate(bullets) if b.startswith(marker) or marker in b)
 

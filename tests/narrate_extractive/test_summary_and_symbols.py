@@ -13,7 +13,6 @@ from prdigest.models.facts import Facts, FileFact, FilesFacts, SymbolChange, Sym
 from prdigest.models.pullrequest import Commit, PullRequest
 from prdigest.narrate.extractive import narrate_extractive
 from prdigest.narrate.extractive.text import commit_points, sentences, summary_sentence
-from prdigest.words import Lang
 
 REPO = "acme/widgets"
 

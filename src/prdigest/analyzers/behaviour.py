@@ -40,9 +40,9 @@ class _Strip(ast.NodeTransformer):
     """Docstrings and version constants out: what is left is what the code does."""
 
     def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            if isinstance(body[0].value.value, str):
-                body = body[1:]
+        first = body[0] if body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            body = body[1:]
         return [s for s in body if not _is_version_assignment(s)]
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
@@ -95,7 +95,9 @@ def file_changes_behaviour(change: FileChange) -> bool:
     if not lines:
         return change.binary or change.status in ("added", "removed")
     meaningful = [
-        line for line in lines if line.text.strip() and not _COMMENT.match(line.text) and not _VERSION_LINE.match(line.text)
+        line
+        for line in lines
+        if line.text.strip() and not _COMMENT.match(line.text) and not _VERSION_LINE.match(line.text)
     ]
     removed = sorted("".join(line.text.split()) for line in meaningful if line.kind == "-")
     added = sorted("".join(line.text.split()) for line in meaningful if line.kind == "+")

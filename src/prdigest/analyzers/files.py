@@ -3,8 +3,8 @@
 Classification comes from ordered glob rules (`prdigest.analyzers.file_rules`; defaults in
 ``data/default_rules.toml``, per-repository rules in `AnalysisContext.rules` in front of
 them). When no rule names a module, it is derived from the path: the first meaningful
-directories (``src``/``lib`` and the repository's own package directory skipped while a
-directory is left: ``src/pkg/x.py`` is ``pkg``). Key
+directories (one leading ``src``/``lib``/``pkg`` and the repository's own package directory
+skipped while a directory is left: ``src/pkg/x.py`` is ``pkg``). Key
 files are chosen by `prdigest.analyzers.key_files`.
 """
 
@@ -34,8 +34,9 @@ def module_from_path(path: str, repository: str) -> str:
     """A short area name from the path, when no rule names one."""
     parts = [p for p in PurePosixPath(path).parts[:-1] if p not in (".", "")]
     repo_name = repository.partition("/")[2].lower().replace("-", "_")
-    # `src/pkg/x.py` is package `pkg`: a noise directory is skipped only when a name follows it.
-    while len(parts) > 1 and parts[0].lower() in _NOISE_DIRS:
+    # `src/pkg/x.py` is package `pkg`: one leading noise directory is skipped, and only when
+    # a directory follows it (`pkg/store/x.go` is `store`, `src/pkg/sub/` is `pkg/sub`).
+    if len(parts) > 1 and parts[0].lower() in _NOISE_DIRS:
         parts = parts[1:]
     if len(parts) > 1 and parts[0].lower().replace("-", "_") == repo_name:
         parts = parts[1:]  # vllm/v1/... -> v1/...

@@ -38,7 +38,9 @@ _LABEL_SECTIONS = (
     "breaking changes", "notes", "additional context",
 )  # fmt: skip
 LABEL_HEADING = re.compile(
-    r"^\s{0,3}(?:\*\*)?(?P<title>" + "|".join(re.escape(t) for t in _LABEL_SECTIONS) + r")(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$",
+    r"^\s{0,3}(?:\*\*)?(?P<title>"
+    + "|".join(re.escape(t) for t in _LABEL_SECTIONS)
+    + r")(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 # What a template asks the author to write, left unanswered: not the author's words.

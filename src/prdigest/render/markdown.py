@@ -80,13 +80,14 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     lines = [f"# {lab.heading(key, number=h.number)}", ""]
     lines.append(_item(lab, lab.field("repository"), code(h.repository)))
     lines.append(_item(lab, lab.field("title"), inline(h.title)))
-    lines.append(_item(lab, lab.field("state"), inline(h.state_label)))
-    if h.author:
-        lines.append(_item(lab, lab.field("author"), inline(h.author)))
-    if h.merged_at is not None:
-        lines.append(_item(lab, lab.field("merged_at"), when(h.merged_at)))
-    elif h.created_at is not None:
-        lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
+    if report.length == "full":  # a brief keeps what finds the PR: repository, title, link
+        lines.append(_item(lab, lab.field("state"), inline(h.state_label)))
+        if h.author:
+            lines.append(_item(lab, lab.field("author"), inline(h.author)))
+        if h.merged_at is not None:
+            lines.append(_item(lab, lab.field("merged_at"), when(h.merged_at)))
+        elif h.created_at is not None:
+            lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
     if h.url:
         lines.append(_item(lab, lab.field("url"), inline(h.url)))
     lines += ["", "---", "", f"# {lab.heading('summary')}", ""]
@@ -123,8 +124,9 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     if brief:
         for risk in report.risks.risks or [lab.text("no_risks")]:
             lines.append(f"- {inline(risk)}")
-        if report.risks.tags:  # the bullets cut above point here
-            tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags)
+        unsaid = _tags_not_in_bullets(report)
+        if unsaid:  # the bullets cut above point here
+            tags = lab.text("tag_separator").join(inline(label) for label in unsaid)
             lines.append(f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}")
         lines.append("")
     else:
@@ -175,6 +177,12 @@ def _symbols_code_discussion(report: Report, lab: Labels) -> list[str]:
     if report.discussion.threads:
         lines.append("")
     return lines
+
+
+def _tags_not_in_bullets(report: Report) -> list[str]:
+    """The risk tags no risk bullet names (those a brief cut): each fact once."""
+    said = [risk.lower() for risk in report.risks.risks]
+    return [t.label for t in report.risks.tags if not any(t.label.lower() in risk for risk in said)]
 
 
 def _risks_and_impact(report: Report, lab: Labels) -> list[str]:

@@ -302,9 +302,7 @@ def _guard_edits(path: str, before: ast.Module, after: ast.Module, found: _Found
             continue
         if added_checks:
             test, check_line = added_checks[0]
-            found.add(
-                "import-guard-to-platform-check", path, line=check_line, module=module, check=_clip(test)
-            )
+            found.add("import-guard-to-platform-check", path, line=check_line, module=module, check=_clip(test))
             added_checks = added_checks[1:]
         else:
             found.add("import-guard-removed", path, line=line, module=module)

@@ -8,7 +8,7 @@ from string import Formatter
 from prdigest.models.facts import CodeEdit, Facts
 from prdigest.words import Phrases
 
-MAX_PER_FILE = 2
+MAX_PER_FILE = 3
 
 
 def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
@@ -20,7 +20,7 @@ def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
     params["where"] = ph.say("code_edits", "where", name=ph.code(subject))
     params["direction"] = ph.say("code_edits", f"direction-{edit.params.get('direction', 'changed')}")
     params["count"] = str(edit.count)
-    key = edit.kind
+    key: str = edit.kind
     if key == "constant-items-changed":
         has_added, has_removed = bool(edit.params.get("added")), bool(edit.params.get("removed"))
         key = f"{key}-both" if has_added and has_removed else key if has_added else f"{key}-removed"
@@ -41,9 +41,7 @@ def is_version_edit(edit: CodeEdit) -> bool:
 def edits_of(facts: Facts, path: str | None = None, *, versions: bool = True) -> list[CodeEdit]:
     """The PR's code edits (of one file when `path` is given), most telling first; a release's
     version constant only with `versions`."""
-    return [
-        e for e in facts.symbols.edits if (path is None or e.path == path) and (versions or not is_version_edit(e))
-    ]
+    return [e for e in facts.symbols.edits if (path is None or e.path == path) and (versions or not is_version_edit(e))]
 
 
 def edits_sentence(edits: list[CodeEdit], ph: Phrases, limit: int = MAX_PER_FILE) -> str:

@@ -13,15 +13,17 @@ from prdigest.words import Phrases
 
 
 def file_roles(facts: Facts, length: Length, ph: Phrases) -> list[FileRole]:
-    return [FileRole(path=f.path, role=_role(f, facts, ph)) for f in key_files(facts, length)]
+    return [FileRole(path=f.path, role=_role(f, facts, ph, length)) for f in key_files(facts, length)]
 
 
-def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
+def _role(file: FileFact, facts: Facts, ph: Phrases, length: Length = "full") -> str:
+    """What the file is and what changes in it; a brief says only what changes, unless
+    nothing else is known."""
     parts: list[str] = []
-    if len(facts.files.files) == 1:
+    if len(facts.files.files) == 1 and length == "full":
         parts.append(ph.say("files", "only_file"))
     reason = key_reason(file, ph.labels) if file.key_reason_code else ""
-    if reason:
+    if reason and length == "full":
         parts.append(reason)
     if file.status == "added":
         parts.append(ph.say("files", "added"))
@@ -55,8 +57,10 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     edits = edits_sentence(edits_of(facts, file.path), ph)
     if edits:
         parts.append(edits)  # what the change does, rather than how many lines it takes
-    elif "lines" not in file.key_reason_params:  # the reason counts the lines already
+    elif "lines" not in file.key_reason_params or length == "brief":  # else the reason counts the lines
         parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    if length == "brief" and reason and len(parts) == 1 and parts[0].startswith("+"):
+        parts.insert(0, reason)  # only the counts: say what kind of file it is
     return ph.say("files", "sep").join(parts)
 
 
@@ -97,5 +101,6 @@ def _edits_in(excerpt: CodeExcerpt, facts: Facts) -> list[CodeEdit]:
     return [
         e
         for e in edits_of(facts, excerpt.path)
-        if (excerpt.symbol is not None and e.symbol == excerpt.symbol) or (e.line is not None and start <= e.line <= end)
+        if (excerpt.symbol is not None and e.symbol == excerpt.symbol)
+        or (e.line is not None and start <= e.line <= end)
     ]

@@ -33,6 +33,7 @@ _TYPO = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
 MAX_SYMBOLS = 2
+MAX_EDITS = 2  # a one-liner names the two most telling code edits
 
 
 def action(title: str) -> str:
@@ -42,41 +43,59 @@ def action(title: str) -> str:
 
 
 def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
-    """The one-line summary from the facts, or None when the facts say nothing about the change."""
+    """The one-line summary from the facts, or None when the facts say nothing about the change:
+    the kind of change and its object, then what the code change does (its first edits)."""
+    found = _kind_and_object(pr, facts, ph)
+    if found is None:
+        return None
+    gist, complete = found
+    if complete:
+        return gist
+    edits = edits_sentence(edits_of(facts, versions=False), ph, limit=MAX_EDITS)
+    return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+
+
+def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, bool] | None:
+    """The kind of change and its main object, and whether that says all (a revert, a
+    dependency, a version: no edit is added to it)."""
     revert = _revert(pr, facts, ph)
     if revert:
-        return revert
+        return revert, True
     shape = change_shape(facts)
     if shape == "empty":
         return None
     if shape == "dependency-only":
-        return _dependencies(facts.dependencies.changes, ph)
+        dependencies = _dependencies(facts.dependencies.changes, ph)
+        return (dependencies, True) if dependencies else None
     version = _version(facts, ph)
     if version:
-        return version
+        return version, True
     files = _files(key_files(facts, "full"), ph)
     typo = _TYPO.search(pr.title) is not None
     if shape == "docs-only":
-        return ph.say("gist", "docs_typo" if typo else "docs", files=files)
+        return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
     if shape == "ci-only":
         jobs = facts.tests_ci.ci_jobs
         if jobs:
-            return ph.say("gist", "ci_jobs", jobs=join_more([ph.code(j) for j in jobs[:3]], len(jobs) - 3, ph))
-        return ph.say("gist", "ci", files=files)
+            shown = join_more([ph.code(j) for j in jobs[:3]], len(jobs) - 3, ph)
+            return ph.say("gist", "ci_jobs", jobs=shown), False
+        return ph.say("gist", "ci", files=files), False
     if shape == "tests-only":
         added = [s for s in facts.symbols.symbols if s.change == "added"]
         if added:
             names = [ph.code(s.name) for s in added]
-            return ph.say("gist", "tests_added", names=join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph))
-        return ph.say("gist", "tests", files=files)
+            shown = join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph)
+            return ph.say("gist", "tests_added", names=shown), False
+        return ph.say("gist", "tests", files=files), False
     categories = {f.category for f in facts.files.files}
     if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
-        return ph.say("gist", "tests", files=_files([f for f in key_files(facts, "full") if f.category == "test"], ph))
+        tests = [f for f in key_files(facts, "full") if f.category == "test"]
+        return ph.say("gist", "tests", files=_files(tests, ph)), False
     if shape in ("config-only", "non-source"):
-        return ph.say("gist", "config" if shape == "config-only" else "other", files=files)
+        return ph.say("gist", "config" if shape == "config-only" else "other", files=files), False
     if typo:
-        return ph.say("gist", "typo", files=files)
-    return _source(pr, facts, ph)
+        return ph.say("gist", "typo", files=files), False
+    return _source(pr, facts, ph), False
 
 
 def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
@@ -156,5 +175,4 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         )
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
-    edits = edits_sentence(edits_of(facts, versions=False), ph)
-    return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+    return gist

@@ -134,9 +134,7 @@ def symbol_changes(symbols: list[SymbolChange], ph: Phrases, limit: int = 5) -> 
     return ph.tables["quote"]["clause_sep"].join(parts)
 
 
-def file_line(
-    file: FileFact, symbols: list[SymbolChange], length: Length, ph: Phrases, edits: str = ""
-) -> str:
+def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: Phrases, edits: str = "") -> str:
     """One file in a step: its symbol changes and what the code change does (`edits`, in
     words); the line counts only when nothing says more."""
     limit = MAX_SYMBOLS_PER_FILE[length]
@@ -150,7 +148,9 @@ def file_line(
     if edits:
         if not symbols:
             return ph.say("steps", "file_edits", path=file.path, edits=edits)
-        return ph.say("steps", "file_symbols_edits", path=file.path, symbols=symbol_changes(symbols, ph, limit), edits=edits)
+        return ph.say(
+            "steps", "file_symbols_edits", path=file.path, symbols=symbol_changes(symbols, ph, limit), edits=edits
+        )
     if not symbols:
         return ph.say("steps", "file_line", path=file.path, additions=file.additions, deletions=file.deletions)
     return ph.say(
