@@ -21,6 +21,7 @@ _TIGHTEN = frozenset({"cap-added", "cap-tightened", "exclusion-added", "pinned"}
 _RAISE = frozenset({"floor-raised", "pin-changed"})
 # The title's first action word says what kind of change the author meant.
 _ACTIONS = (
+    ("restore", r"restor\w+|re-?enabl\w+|re-?land\w*|reapply\w*|bring\s+back"),
     ("fix", r"fix\w*|correct\w*|resolv\w+|repair\w*|bug\w*|crash\w*|regression"),
     ("remove", r"remov\w+|drop\w*|delet\w+|disabl\w+|unused"),
     ("refactor", r"refactor\w*|mov(?:e|es|ed|ing)|renam\w+|clean\w*|simplif\w+|split\w*|extract\w*|unif\w+"),
@@ -37,7 +38,7 @@ MAX_EDITS = 2  # a one-liner names the two most telling code edits
 
 
 def action(title: str) -> str:
-    """fix | add | remove | refactor | improve | change: the earliest action word of the title."""
+    """restore | fix | add | remove | refactor | improve | change: the earliest action word of the title."""
     found = [(m.start(), name) for name, pattern in _ACTION_WORDS if (m := pattern.search(title))]
     return min(found)[1] if found else "change"
 
