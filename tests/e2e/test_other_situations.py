@@ -31,7 +31,7 @@ def test_shell_script_assuming_torch_cuda_is_tagged(run_cli: Cli, story_db: Path
     assert script["path"] == SHELL_PATH
     assert script["category"] != "source"
 
-    md = run_cli("report", f"{STORY_REPO}#{SHELL_PR}", "--length", "brief", "--no-llm", "--db", story_db).stdout
+    md = run_cli("report", f"{STORY_REPO}#{SHELL_PR}", "--length", "full", "--no-llm", "--db", story_db).stdout
     assert "关键符号：未识别" in md
     assert "平台检测假设" in md
 
