@@ -271,7 +271,7 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
         candidates: list[str] = []
         if kinds & _LOCK_KINDS:
             candidates.append("version-lock")
-        if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
+        if kinds & _UPGRADE_KINDS and _moved_up(version_part(change.before), version_part(change.after)):
             candidates.append("dependency-upgrade")
         if kinds & _FUTURE_KINDS:
             candidates.append("future-version-regression-risk")
@@ -587,7 +587,8 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 
 
 # v4: platform probes in compile-time guards, comments and print/log-only lines do not count
-# v5: one tag per dependency change; no missing-regression-test for dependency changes
+# v5: one tag per dependency change; no missing-regression-test for dependency changes; an
+#     upgrade compares versions, not digits of the package name (urllib3)
 ANALYZER = Analyzer(
     name="risks",
     version="5",

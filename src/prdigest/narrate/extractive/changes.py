@@ -94,6 +94,8 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
     else:
         text = ph.say("dependency", "change", before=before, after=after, path=change.path)
     clauses = [text]
+    if set(change.kinds) <= {"pin-changed", "pinned"}:
+        return text  # one exact version for another: what it admits and excludes is no news
     if "cap-to-exclusion" in change.kinds:
         clauses.append(ph.say("dependency", "cap_to_exclusion"))
     if change.newly_admitted:

@@ -39,6 +39,7 @@ _TAIL = ("docs",)
 # Who gets a step first when the budget is short: configuration files are the first to go.
 _PRIORITY = ("source", "dependencies", "ci", "infra", "docs", "config", "other")
 SOURCE_FIRST = {"full": 3, "brief": 1}
+MAX_MERGED_CLAUSES = {"full": 12, "brief": 3}  # changes told in a merged step; the rest are counted
 
 
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
@@ -101,7 +102,7 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
     shares = _shares(kinds, MAX_STEPS[length] - 1, length)
     steps: list[ImplementationStep] = []
     for kind in _ORDER:
-        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph, length))
     spare = MAX_STEPS[length] - 1 - sum(shares.values())
     if length == "full" and spare > 0:
         merges = [c for c in pr.commits if c.subject.lower().startswith("merge")]
@@ -115,7 +116,7 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
             )
     steps.append(_verification_step(body.tests, facts, symbols_by_path, length, ph))
     for kind in _TAIL:
-        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph, length))
     return steps
 
 
@@ -139,14 +140,14 @@ def _shares(kinds: dict[str, list[Part]], budget: int, length: Length) -> dict[s
     return shares
 
 
-def _fit(parts: list[Part], share: int, kind: str, ph: Phrases) -> list[Part]:
+def _fit(parts: list[Part], share: int, kind: str, ph: Phrases, length: Length) -> list[Part]:
     if share <= 0:
         return []
     if len(parts) <= share:
         return parts
     head = parts[: share - 1]
     title = ph.say("steps", f"rest_{kind}" if head or not ph.has("steps", f"all_{kind}") else f"all_{kind}")
-    return [*head, merge_parts(parts[share - 1 :], title, ph)]
+    return [*head, merge_parts(parts[share - 1 :], title, ph, MAX_MERGED_CLAUSES[length])]
 
 
 def _files_part(

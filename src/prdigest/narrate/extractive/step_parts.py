@@ -32,8 +32,12 @@ class Part:
         return ImplementationStep(title=self.title, detail=self.detail)
 
 
-def merge_parts(parts: list[Part], title: str, ph: Phrases) -> Part:
-    clauses = ph.tables["quote"]["clause_sep"].join(p.clause for p in parts)
+def merge_parts(parts: list[Part], title: str, ph: Phrases, limit: int = 0) -> Part:
+    """`parts` as one step; `limit` > 0 keeps that many clauses and counts the rest."""
+    shown = [p.clause for p in parts]
+    if 0 < limit < len(shown):
+        shown = [*shown[:limit], ph.say("steps", "more_changes", count=len(shown) - limit)]
+    clauses = ph.tables["quote"]["clause_sep"].join(shown)
     # The clauses start with module names and paths, spelled as they are.
     return Part(title=title, detail=ph.sentence(clauses, capitalize=False), clause=clauses)
 
