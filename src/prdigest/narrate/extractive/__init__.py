@@ -20,7 +20,9 @@ from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
-EXTRACTIVE_VERSION = "extractive-v5"
+# v6: one-liner in the reader's language (built from the facts), brief without code, code edits
+#     in words, each fact once
+EXTRACTIVE_VERSION = "extractive-v6"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 
