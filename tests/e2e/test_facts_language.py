@@ -18,14 +18,14 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
     from prdigest.models.facts import Facts
 
     facts = Facts.model_validate(run_cli.facts(RELAX, story_db))
-    tag = next(t for t in facts.risks.tags if t.tag == "missing-regression-test")
+    tag = next(t for t in facts.risks.tags if t.tag == "future-version-regression-risk")
     key = next(f for f in facts.files.files if f.is_key)
     zh_out = run_cli("facts", RELAX, "--db", story_db).stdout  # default: the default language, as report/feed
     en_out = run_cli("facts", RELAX, "--lang", "en", "--db", story_db).stdout
 
     zh_sentence = risk_evidence(tag, labels("zh"))
-    assert "没有配套测试" in zh_sentence  # the Chinese sentence, not the English fallback
-    assert f"风险 missing-regression-test ({tag.label_zh})" in zh_out
+    assert "放行" in zh_sentence  # the Chinese sentence, not the English fallback
+    assert f"风险 future-version-regression-risk ({tag.label_zh})" in zh_out
     assert zh_sentence in zh_out
     for english in ("verdict:", "files:", "symbols:", "tests changed", "risk "):
         assert not any(line.lstrip().startswith(english) or f"  {english}" in line for line in zh_out.splitlines())
@@ -38,7 +38,7 @@ def test_facts_text_speaks_the_chosen_language(run_cli: Cli, story_db: Path) -> 
     assert zh_out == run_cli("facts", RELAX, "--lang", DEFAULT_LANG, "--db", story_db).stdout
     assert risk_evidence(tag, labels("en")) in en_out
     assert key_reason(key, labels("en")) in en_out
-    assert "没有配套测试" not in en_out
+    assert "放行" not in en_out
 
 
 def test_facts_rejects_an_unknown_language(run_cli: Cli, story_db: Path) -> None:

@@ -31,7 +31,7 @@ def test_shell_script_assuming_torch_cuda_is_tagged(run_cli: Cli, story_db: Path
     assert script["path"] == SHELL_PATH
     assert script["category"] != "source"
 
-    md = run_cli("report", f"{STORY_REPO}#{SHELL_PR}", "--length", "brief", "--no-llm", "--db", story_db).stdout
+    md = run_cli("report", f"{STORY_REPO}#{SHELL_PR}", "--length", "full", "--no-llm", "--db", story_db).stdout
     assert "关键符号：未识别" in md
     assert "平台检测假设" in md
 
@@ -55,6 +55,9 @@ def test_variant_packages_replaced_by_one(run_cli: Cli, story_db: Path) -> None:
         assert added["kinds"] == ["added"]
         assert added["after"].replace(" ", "") == "nixl>=1.1.0"
         assert added["replaces"] == [variant]
+    # each change raises at most one dependency tag, the most specific its kinds support
+    per_change = [tag for tag in facts["risks"]["tags"] if tag["tag"].startswith("dependency-")]
+    assert len({tag["tag"] for tag in per_change}) <= 1
 
 
 def test_ci_only_change_names_its_step(run_cli: Cli, story_db: Path) -> None:

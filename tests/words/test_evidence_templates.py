@@ -118,8 +118,10 @@ def test_a_tag_renders_from_its_items_in_each_language() -> None:
     en = risk_evidence(tag, labels("en"))
     assert en.startswith("cupy-cuda13x goes from `<14.1.0` to `!=14.1.0` in `requirements/cuda.txt`")
     assert "cupy-cuda13x cupy-cuda13x" not in en
-    # Facts from before structured evidence fall back to the English text.
-    assert risk_evidence(tag.model_copy(update={"items": []}), labels("zh")) == tag.evidence
+    # Facts from before structured evidence fall back to the English text, in English only:
+    # a Chinese report never shows English detail or raw keys (the bullet names the tag alone).
+    assert risk_evidence(tag.model_copy(update={"items": []}), labels("en")) == tag.evidence
+    assert risk_evidence(tag.model_copy(update={"items": []}), labels("zh")) == ""
 
 
 def test_empty_params_pick_the_variant_and_versions_read_as_any_version() -> None:
@@ -144,4 +146,5 @@ def test_key_reasons_render_in_the_output_language() -> None:
     fact.key_reason_params = {"module": "build script", "lines": "4"}
     assert key_reason(fact, labels("zh")) == "核心逻辑（构建脚本，改动 4 行）"
     assert key_reason(fact, labels("en")) == "core logic of build script (4 changed lines)"
-    assert key_reason(FileFact(path="a", key_reason="old text"), labels("zh")) == "old text"
+    assert key_reason(FileFact(path="a", key_reason="old text"), labels("en")) == "old text"
+    assert key_reason(FileFact(path="a", key_reason="old text"), labels("zh")) == ""

@@ -3,7 +3,8 @@
 Classification comes from ordered glob rules (`prdigest.analyzers.file_rules`; defaults in
 ``data/default_rules.toml``, per-repository rules in `AnalysisContext.rules` in front of
 them). When no rule names a module, it is derived from the path: the first meaningful
-directories (``src``/``lib`` and the repository's own package directory skipped). Key
+directories (one leading ``src``/``lib``/``pkg`` and the repository's own package directory
+skipped while a directory is left: ``src/pkg/x.py`` is ``pkg``). Key
 files are chosen by `prdigest.analyzers.key_files`.
 """
 
@@ -14,6 +15,7 @@ from pathlib import PurePosixPath
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.file_rules import RuleSet, rules_for
+from prdigest.analyzers.importance import file_signals
 from prdigest.analyzers.key_files import mark_key_files
 from prdigest.analyzers.registry import Analyzer
 from prdigest.diff import file_diff
@@ -32,7 +34,9 @@ def module_from_path(path: str, repository: str) -> str:
     """A short area name from the path, when no rule names one."""
     parts = [p for p in PurePosixPath(path).parts[:-1] if p not in (".", "")]
     repo_name = repository.partition("/")[2].lower().replace("-", "_")
-    while parts and parts[0].lower() in _NOISE_DIRS:
+    # `src/pkg/x.py` is package `pkg`: one leading noise directory is skipped, and only when
+    # a directory follows it (`pkg/store/x.go` is `store`, `src/pkg/sub/` is `pkg/sub`).
+    if len(parts) > 1 and parts[0].lower() in _NOISE_DIRS:
         parts = parts[1:]
     if len(parts) > 1 and parts[0].lower().replace("-", "_") == repo_name:
         parts = parts[1:]  # vllm/v1/... -> v1/...
@@ -79,7 +83,8 @@ def file_fact(change: FileChange, rules: RuleSet, repository: str) -> FileFact:
 def analyze_files(pr: PullRequest, ctx: AnalysisContext) -> FilesFacts:
     rules = rules_for(ctx.rules)
     facts = [file_fact(change, rules, pr.repository) for change in pr.files]
-    mark_key_files(facts, list(pr.files), [rules.is_ci(change.path) for change in pr.files])
+    ci_flags = [rules.is_ci(change.path) for change in pr.files]
+    mark_key_files(facts, list(pr.files), ci_flags, signals=file_signals(pr))
     return FilesFacts(
         files=facts,
         total_files=pr.changed_files_count if pr.changed_files_count is not None else len(facts),
@@ -89,4 +94,5 @@ def analyze_files(pr: PullRequest, ctx: AnalysisContext) -> FilesFacts:
     )
 
 
-ANALYZER = Analyzer(name="files", version="1", run=analyze_files, requires=())
+# v2: key files the PR points at first; `src/pkg/` is module `pkg`, not the root
+ANALYZER = Analyzer(name="files", version="2", run=analyze_files, requires=())

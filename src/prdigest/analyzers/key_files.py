@@ -9,6 +9,8 @@ Every eligible file (not generated, not binary) gets a priority and a reason:
 4. CI configuration: first rank in a CI-only PR, last otherwise;
 5. configuration, tests, docs, other.
 
+Within a priority, files the PR points at come first (named in the title or body, discussed
+in review threads, new source modules: `prdigest.analyzers.importance`), then the larger.
 Small PRs (at most `KEY_FILE_CAP` eligible files) show them all; larger ones show the
 best `KEY_FILE_CAP`. A PR with files always has at least one key file, falling back to
 the largest generated or binary one.
@@ -16,10 +18,12 @@ the largest generated or binary one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.pairing import pair_entries
 from prdigest.analyzers.dependencies.sources import declarations
+from prdigest.analyzers.importance import FileSignals, weight
 from prdigest.models.facts import FileFact
 from prdigest.models.pullrequest import FileChange
 
@@ -38,6 +42,21 @@ class KeyChoice:
 KEY_REASON_CODES = frozenset(
     {"ci-only", "requirements", "core-logic", "dependency-wiring", "infra", "ci", "config", "tests", "other", "largest"}
 )
+
+
+# The priority of each reason code, as `_choice` gives it (for ranking key files once chosen).
+CODE_RANK = {
+    "ci-only": 0,
+    "core-logic": 0,
+    "requirements": 1,
+    "dependency-wiring": 2,
+    "infra": 2,
+    "ci": 3,
+    "config": 3,
+    "tests": 4,
+    "other": 5,
+    "largest": 5,
+}
 
 
 def requirements_changed(change: FileChange) -> bool:
@@ -78,10 +97,16 @@ def _choice(fact: FileFact, change: FileChange, ci: bool, ci_only: bool) -> KeyC
 
 
 def mark_key_files(
-    facts: list[FileFact], changes: list[FileChange], ci_flags: list[bool], cap: int = KEY_FILE_CAP
+    facts: list[FileFact],
+    changes: list[FileChange],
+    ci_flags: list[bool],
+    cap: int = KEY_FILE_CAP,
+    signals: Mapping[str, FileSignals] | None = None,
 ) -> None:
     """Set ``is_key`` / ``key_reason`` / ``key_reason_code`` / ``key_reason_params`` on ``facts``
-    (parallel to ``changes`` and ``ci_flags``)."""
+    (parallel to ``changes`` and ``ci_flags``); `signals` (by path) promote the files the PR
+    points at within their priority."""
+    known = signals or {}
     eligible = [i for i, f in enumerate(facts) if not f.generated and not f.binary]
     if not eligible:
         if facts:
@@ -92,9 +117,12 @@ def mark_key_files(
         return
     ci_only = all(ci_flags[i] for i in eligible)
     choices = {i: _choice(facts[i], changes[i], ci_flags[i], ci_only) for i in eligible}
-    ranked = sorted(
-        eligible, key=lambda i: (choices[i].rank, -(facts[i].additions + facts[i].deletions), facts[i].path)
-    )
+
+    def order(i: int) -> tuple[int, float, int, str]:
+        pointed = weight(known.get(facts[i].path, FileSignals()), source=facts[i].category == "source")
+        return (choices[i].rank, -pointed, -(facts[i].additions + facts[i].deletions), facts[i].path)
+
+    ranked = sorted(eligible, key=order)
     for i in ranked[:cap]:
         facts[i].is_key = True
         facts[i].key_reason = choices[i].reason

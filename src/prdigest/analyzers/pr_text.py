@@ -29,6 +29,28 @@ _BOT_BLOCK = re.compile(
 )
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
+# A template's section written as a label on its own line or in front of its text:
+# "SUMMARY:", "Test Plan: ran pytest". Only section names, so "Note: …" stays a sentence.
+_LABEL_SECTIONS = (
+    "summary", "test plan", "testing", "tests", "motivation", "purpose", "description", "changes", "reviewers",
+    "release note", "release notes", "checklist", "context", "background", "problem", "solution", "why", "what",
+    "test result", "test results", "verification", "documentation", "related issues", "issue", "issues", "fixes",
+    "breaking changes", "notes", "additional context",
+)  # fmt: skip
+LABEL_HEADING = re.compile(
+    r"^\s{0,3}(?:\*\*)?(?P<title>"
+    + "|".join(re.escape(t) for t in _LABEL_SECTIONS)
+    + r")(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# What a template asks the author to write, left unanswered: not the author's words.
+PLACEHOLDER = re.compile(
+    r"^\W*(?:please\s+(?:provide|describe|add|include|explain|fill|write|list|link|summari[sz]e|give|make\s+sure|"
+    r"ensure|check|delete|remove|update|enter|specify|mention)\b|fill\s+in\b|describe\s+(?:your|the|what|how|why)\b|"
+    r"(?:a\s+)?(?:brief|short|detailed)\s+(?:summary|description)\s+of\b|insert\s+\w+\s+here|"
+    r"(?:n/?a|tbd|todo|none|nothing|-+)\W*$)",
+    re.IGNORECASE,
+)
 BOLD_HEADING = re.compile(r"^\s*\*\*(?P<title>[^*]{1,60})\*\*:?\s*$")
 CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[[ xX]\]")
 BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -68,6 +90,9 @@ class BodySections:
     motivation: list[str] = field(default_factory=list)  # paragraphs/list items, verbatim
     tests: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)  # paragraphs under Summary/Purpose/TL;DR headings
+    # paragraphs that speak for the whole change: before any heading, or under a
+    # motivation-like one (Summary, Purpose, Description…), never under a subsection
+    opening: list[str] = field(default_factory=list)
 
 
 def collapse(text: str) -> str:
@@ -115,6 +140,7 @@ def split_body(body: str, repository: str | None = None) -> BodySections:
     sections = BodySections()
     target: list[str] | None = sections.motivation
     in_summary = False
+    in_opening = True
     paragraph: list[str] = []
     in_fence = False
     in_table = False  # a table runs to the next blank line (hard-wrapped rows included)
@@ -126,10 +152,14 @@ def split_body(body: str, repository: str | None = None) -> BodySections:
         if paragraph and target is not None:
             raw = " ".join(paragraph)
             text = collapse(plain_inline(raw, repository))
+            if text and PLACEHOLDER.match(text):
+                text = ""  # the template's own request ("Please provide a brief summary")
             if text and (not item or is_authored_item(raw)):
                 target.append(text)
                 if in_summary:
                     sections.summary.append(text)
+                if in_opening and target is sections.motivation:
+                    sections.opening.append(text)
                 intro = text.endswith((":", "："))
         paragraph.clear()
         item = False
@@ -165,13 +195,18 @@ def split_body(body: str, repository: str | None = None) -> BodySections:
             continue
         else:
             intro = False  # text follows: the colon introduced it
-        heading = HEADING.match(line) or BOLD_HEADING.match(line)
+        heading = HEADING.match(line) or BOLD_HEADING.match(line) or LABEL_HEADING.match(line)
         if heading:
             flush()
             title = heading.group("title")
             target = section_for(title, sections)
-            in_summary = target is sections.motivation and any(w in title.lower() for w in _SUMMARY_HEADINGS)
+            lowered = title.lower()
+            in_summary = target is sections.motivation and any(w in lowered for w in _SUMMARY_HEADINGS)
+            in_opening = target is sections.motivation and any(w in lowered for w in MOTIVATION_HEADINGS)
             intro = False
+            rest = heading.groupdict().get("rest")
+            if rest and rest.strip():
+                paragraph.append(rest.strip())
             continue
         if CHECKBOX.match(line):
             flush()

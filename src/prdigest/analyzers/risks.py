@@ -2,7 +2,8 @@
 
 `derive_risk_tags` is a pure function of the PR and the other analyzers' facts; every
 rule names the fact that triggered it (file:line, symbol, package, finding). One tag per
-id: evidence of up to three triggers is joined, and the highest severity is kept (a
+id, and one tag per fact (a dependency change raises the most specific tag its kinds
+support, not four overlapping ones): evidence of up to three triggers is joined, and the highest severity is kept (a
 rule starts from the vocabulary's default and may raise it). Tag ids come from
 ``data/risk_tags.toml`` (see `risk_vocabulary`), their stored labels from `prdigest.words`.
 """
@@ -261,41 +262,48 @@ _USER_SCOPES = frozenset({"runtime", "optional", "build", "unknown"})
 
 
 def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCIFacts) -> None:
+    """One tag per dependency change, the most specific its kinds support (a lock, an
+    upgrade, admitted future versions, else a constraint change), at the highest severity of
+    the tags it stands for: one fact, one tag. A constraint or version change owes no
+    regression test (`missing-regression-test` is for behaviour-changing source)."""
+    del tests  # kept in the signature: rules receive every fact they might read
     for change in deps.changes:
         if change.scope == "ci":
             continue  # a tool a CI job installs is not a requirement of the project
-        # a development list (tests, docs, lint) reaches no user: its tags stay low
-        severity: Severity | None = None if change.scope in _USER_SCOPES else "low"
         kinds = set(change.kinds)
         params = _dependency_params(change)
         before = (str(params["before"]) or "(any)") if change.before is not None else "(none)"
         after = (str(params["after"]) or "(any)") if change.after is not None else "(removed)"
         text = f"{change.path}: {change.package} {before} → {after}"
+        # a new requirement that arrives capped or pinned blocks later fixes just like a new cap
+        new_lock = change.before is None and change.after is not None and upper_bounded(change.after)
+        candidates: list[str] = []
+        if "downgraded" in kinds:
+            candidates.append("dependency-downgrade")
+        if kinds & _LOCK_KINDS or new_lock:
+            candidates.append("version-lock")
+        if kinds & _UPGRADE_KINDS and _moved_up(version_part(change.before), version_part(change.after)):
+            candidates.append("dependency-upgrade")
+        if kinds & _FUTURE_KINDS:
+            candidates.append("future-version-regression-risk")
         if kinds & _CONSTRAINT_KINDS:
-            shown: list[str] = sorted(kinds & _CONSTRAINT_KINDS)
-            found.add(
-                "dependency-constraint-change",
-                "dependency-constraint-change.added"
-                if change.before is None
-                else "dependency-constraint-change.change",
-                {**params, "kinds": shown},
-                f"{text} ({', '.join(shown)})",
-                severity,
-            )
-            if not tests.tests_changed and tests.files_known and change.scope in _USER_SCOPES:
-                found.add(
-                    "missing-regression-test",
-                    "missing-regression-test.dependency",
-                    {"package": change.package},
-                    f"no test changed with the {change.package} constraint",
-                )
-        if kinds & _LOCK_KINDS or (change.before is None and change.after is not None and upper_bounded(change.after)):
-            # a new requirement that arrives capped or pinned blocks later fixes just like a new cap
+            candidates.append("dependency-constraint-change")
+        if not candidates:
+            continue
+        severity: Severity = max(
+            (found.vocabulary.get(c).severity for c in candidates), key=lambda v: SEVERITY_ORDER[v]
+        )
+        if change.scope not in _USER_SCOPES:
+            severity = "low"  # a development list (tests, docs, lint) reaches no user
+        chosen = candidates[0]
+        if chosen == "dependency-downgrade":
+            found.add("dependency-downgrade", "dependency-downgrade.change", params, text, severity)
+        elif chosen == "version-lock":
             lock = "version-lock.added" if change.before is None else "version-lock.change"
             found.add("version-lock", lock, params, text, severity)
-        if "downgraded" in kinds:
-            found.add("dependency-downgrade", "dependency-downgrade.change", params, text, severity)
-        if kinds & _FUTURE_KINDS:
+        elif chosen == "dependency-upgrade":
+            found.add("dependency-upgrade", "dependency-upgrade.change", params, text, severity)
+        elif chosen == "future-version-regression-risk":
             if change.newly_admitted:
                 admitted = change.newly_admitted[:3]
                 # "and every later release" only when packaging says the new specifier has no upper end
@@ -313,8 +321,17 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
                 found.add(
                     "future-version-regression-risk", "future-version-regression-risk.change", params, text, severity
                 )
-        if kinds & _UPGRADE_KINDS and _moved_up(change.before, change.after):
-            found.add("dependency-upgrade", "dependency-upgrade.change", params, text, severity)
+        else:
+            shown: list[str] = sorted(kinds & _CONSTRAINT_KINDS)
+            found.add(
+                "dependency-constraint-change",
+                "dependency-constraint-change.added"
+                if change.before is None
+                else "dependency-constraint-change.change",
+                {**params, "kinds": shown},
+                f"{text} ({', '.join(shown)})",
+                severity,
+            )
 
 
 def _moved_up(before: str | None, after: str | None) -> bool:
@@ -583,9 +600,11 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 
 
 # v4: platform probes in compile-time guards, comments and print/log-only lines do not count
+# v5: one tag per dependency change; no missing-regression-test for dependency changes; an
+#     upgrade compares versions, not digits of the package name (urllib3)
 ANALYZER = Analyzer(
     name="risks",
-    version="4",
+    version="5",
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )

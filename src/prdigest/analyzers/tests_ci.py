@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from prdigest.analyzers.behaviour import file_changes_behaviour, is_revert, is_typo_fix
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.file_rules import rules_for
@@ -253,7 +254,19 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     test_files = [f.path for f in tests if f.status != "removed"]
     removed_tests = [f.path for f in tests if f.status == "removed"]
     files_known = file_list_state(pr) == "complete"
-    source_changed = any(f.category == "source" and f.type == "core-logic" for f in relevant)
+    source_files = [f.path for f in relevant if f.category == "source" and f.type == "core-logic"]
+    source_changed = bool(source_files)
+    # A test is owed only by a change in behaviour: not by a revert, a typo fix, a version
+    # bump or comment/docstring/whitespace edits (`prdigest.analyzers.behaviour`); and never
+    # said on a partial file list (the test may be among the files nobody saw).
+    owes_test = (
+        source_changed
+        and files_known
+        and not test_files
+        and not is_revert(pr)
+        and not is_typo_fix(pr)
+        and any(file_changes_behaviour(by_path[p]) for p in source_files if p in by_path)
+    )
     ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
     jobs: list[str] = []
     for path in ci_files:
@@ -265,7 +278,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         tests_changed=bool(test_files),
         test_files=test_files,
         removed_test_files=removed_tests,
-        missing_tests=source_changed and not test_files and files_known,
+        missing_tests=owes_test,
         files_known=files_known,
         ci_changed=bool(ci_files),
         ci_files=ci_files,
@@ -274,5 +287,5 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     )
 
 
-# v3: deleted tests are told apart (removed_test_files); no "missing tests" on a partial file list.
-ANALYZER = Analyzer(name="tests_ci", version="3", run=analyze_tests_ci, requires=("files",))
+# v4: deleted tests told apart; missing_tests only for behaviour-changing source on a complete file list
+ANALYZER = Analyzer(name="tests_ci", version="4", run=analyze_tests_ci, requires=("files",))

@@ -97,10 +97,17 @@ def tag_labels(tags: list[RiskTag], lab: Labels) -> dict[str, str]:
     return {t.tag: tag_label(t, lab) for t in tags}
 
 
+def untranslated(text: str, lab: Labels) -> str:
+    """English text of old facts (no template) in the output language's terms: as it is where
+    the words allow it, else "" (the caller says the fact without its detail), so that no
+    English detail or raw key lands in a report in another language."""
+    return lab.tables["evidence_text"]["untranslated"].format(text=text) if text else ""
+
+
 def risk_evidence(tag: RiskTag, lab: Labels) -> str:
-    """What triggered `tag`, in the output language (its English text for old facts)."""
+    """What triggered `tag`, in the output language (old facts: see `untranslated`)."""
     if not tag.items:
-        return tag.evidence
+        return untranslated(tag.evidence, lab)
     parts = [fill("evidence", item.template, item.params, lab, {}) for item in tag.items]
     text = lab.text("semicolon").join(parts)
     if tag.more:
@@ -114,7 +121,7 @@ def reason_text(reason: VerdictReason, lab: Labels, labels_of_tags: Mapping[str,
     Reasons with a lead (design trap, dependency practice) say it once before their items;
     `limit` > 0 keeps that many items."""
     if not reason.items:
-        return reason.detail
+        return untranslated(reason.detail, lab)
     items = reason.items[:limit] if limit > 0 else reason.items
     parts = [fill("reason_details", item.template, item.params, lab, labels_of_tags) for item in items]
     joined = lab.text("semicolon").join(parts)
@@ -125,7 +132,7 @@ def reason_text(reason: VerdictReason, lab: Labels, labels_of_tags: Mapping[str,
 def key_reason(file: FileFact, lab: Labels) -> str:
     """Why `file` is a key file, in the output language ("" when the analyzer gave no reason)."""
     if file.key_reason_code is None:
-        return file.key_reason or ""
+        return untranslated(file.key_reason or "", lab)
     params: EvidenceParams = dict(file.key_reason_params)
     return fill("key_reasons", file.key_reason_code, params, lab, {})
 

@@ -40,11 +40,14 @@ def file_gap_notes(facts: Facts, lab: Labels) -> list[str]:
     return [fill("gaps", code, _params(facts), lab, {})]
 
 
-def gap_notes(facts: Facts, lab: Labels) -> list[str]:
-    """Every gap of the source, as sentences: the file list, cut-off commits, review data."""
+def gap_notes(facts: Facts, lab: Labels, *, with_review_data: bool = True) -> list[str]:
+    """Every gap of the source, as sentences: the file list, cut-off commits, review data.
+
+    ``with_review_data=False`` leaves out the review-data gap: for a document that says
+    nothing about reviews (the brief report has no discussion section)."""
     notes = file_gap_notes(facts, lab)
     if "shallow-clone-commits" in facts.coverage.gaps:
         notes.append(fill("gaps", "shallow-clone-commits", {}, lab, {}))
-    if not review_data_available(facts):
+    if with_review_data and not review_data_available(facts):
         notes.append(fill("gaps", "review_data", {}, lab, {}))
     return notes

@@ -6,8 +6,8 @@ from __future__ import annotations
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 
-MAX_KEY_FILES = {"full": 8, "brief": 5}
-MAX_EXCERPTS = {"full": 3, "brief": 1}
+MAX_KEY_FILES = {"full": 8, "brief": 3}
+MAX_EXCERPTS = {"full": 3, "brief": 0}  # a brief report shows no code
 MAX_SYMBOLS = {"full": 8, "brief": 5}
 MAX_FILE_SYMBOLS = {"full": 6, "brief": 3}  # per key file: the list is a facet, not an inventory
 
@@ -17,8 +17,12 @@ GENERIC_NAMES = frozenset({"main", "run", "setup", "__init__"})  # entry points 
 
 
 def key_files(facts: Facts, length: Length) -> list[FileFact]:
-    """The files the analyzers marked key; when none are marked, the largest non-generated ones."""
+    """The files the analyzers marked key, most important first (`SymbolsFacts.key_order`; path
+    order in facts from before it); when none are marked, the largest non-generated ones."""
     chosen = facts.files.key_files()
+    order = {path: index for index, path in enumerate(facts.symbols.key_order)}
+    if chosen and order:
+        chosen = sorted(chosen, key=lambda f: order.get(f.path, len(order)))
     if not chosen:
         candidates = [f for f in facts.files.files if not f.generated] or list(facts.files.files)
         chosen = sorted(candidates, key=lambda f: -(f.additions + f.deletions))

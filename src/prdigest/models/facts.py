@@ -98,9 +98,46 @@ class CodeExcerpt(_Fact):
     truncated: bool = False
 
 
+CodeEditKind = Literal[
+    "import-guard-to-platform-check",
+    "import-guard-added",
+    "import-guard-removed",
+    "platform-check-added",
+    "regex-changed",
+    "assertion-removed",
+    "assertion-added",
+    "decorator-applied",
+    "decorator-removed",
+    "parameter-added",
+    "parameter-removed",
+    "constant-changed",
+    "constant-items-changed",
+    "raise-added",
+    "raise-removed",
+    "exception-handler-added",
+    "exception-handler-removed",
+]
+
+
+class CodeEdit(_Fact):
+    """One thing a hunk does to the code, read from its statements: language-neutral, with
+    the names and values it concerns (``params``) and how many places it touches."""
+
+    kind: CodeEditKind
+    path: str
+    symbol: str | None = None  # the enclosing changed symbol, when known
+    line: int | None = None  # in the new file (old file for removals)
+    params: dict[str, str] = Field(default_factory=dict)
+    count: int = 1  # places with the same edit (a decorator applied to 16 endpoints)
+
+
 class SymbolsFacts(_Fact):
     symbols: list[SymbolChange] = Field(default_factory=list)
-    excerpts: list[CodeExcerpt] = Field(default_factory=list)
+    excerpts: list[CodeExcerpt] = Field(default_factory=list)  # in `key_order`, the central change first
+    # The key files, most important first (see prdigest.analyzers.importance); empty in old facts.
+    key_order: list[str] = Field(default_factory=list)
+    # What the code change does, statement by statement (see prdigest.analyzers.symbols.edits).
+    edits: list[CodeEdit] = Field(default_factory=list)
 
 
 # --- dependencies ----------------------------------------------------------------------
@@ -176,7 +213,9 @@ class TestsCIFacts(_Fact):
     test_files: list[str] = Field(default_factory=list)  # tests added, modified or renamed
     # Tests deleted by the PR: a deletion is not a test "updated alongside the change".
     removed_test_files: list[str] = Field(default_factory=list)
-    missing_tests: bool = False  # source changed, no test added or updated (never said on a partial file list)
+    # a behaviour-changing source change (not a revert, typo fix, version bump or comment edit),
+    # no test added or updated, on a complete file list
+    missing_tests: bool = False
     # False when the file list is partial or unknown (see `CoverageFacts`): "no test changed"
     # would rest on files nobody saw.
     files_known: bool = True

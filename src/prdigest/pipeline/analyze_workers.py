@@ -157,6 +157,20 @@ def _segments(items: Sequence[tuple[int, str, str]], count: int) -> list[list[Pa
     return runs
 
 
+def _start_ignoring_ctrl_c(workers: list[Any]) -> None:
+    """Start the workers with Ctrl-C ignored from their first instruction: an ignored signal
+    stays ignored across exec, so a Ctrl-C while a worker is still starting up cannot print
+    its traceback. The parent's own handler is restored at once; it ends the workers itself."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for worker in workers:
+            worker.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def analyze_in_workers(
     items: Sequence[tuple[int, str, str]],
     read: ReadRecords,
@@ -180,8 +194,7 @@ def analyze_in_workers(
         )
         for i in range(len(runs))
     ]
-    for worker in workers:
-        worker.start()
+    _start_ignoring_ctrl_c(workers)
     sent: dict[tuple[int, int], list[Task]] = {}
     next_page = [0] * len(runs)
 

@@ -70,7 +70,8 @@ def build_report(
             review_data=review_data_available(facts),
             file_list=facts.coverage.file_list,
             gaps=[*facts.coverage.gaps, *([] if review_data_available(facts) else ["review-data-unavailable"])],
-            notes=gap_notes(facts, lab),
+            # The brief says nothing about reviews, so it need not say review data is missing.
+            notes=gap_notes(facts, lab, with_review_data=length == "full"),
         ),
         summary=Summary(one_line=narrative.one_line, recommendation=narrative.recommendation),
         motivation=narrative.motivation,
@@ -164,7 +165,8 @@ def build_report(
             level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
-            reasons=[reason_text(r, lab, labels_of_tags) or r.code for r in facts.verdict.reasons],
+            # A reason without words in this language is left out, never shown as its raw code.
+            reasons=[text for r in facts.verdict.reasons if (text := reason_text(r, lab, labels_of_tags))],
             paragraph=narrative.feed_paragraph,
         ),
         narrator=NarratorInfo(

@@ -80,13 +80,14 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     lines = [f"# {lab.heading(key, number=h.number)}", ""]
     lines.append(_item(lab, lab.field("repository"), code(h.repository)))
     lines.append(_item(lab, lab.field("title"), inline(h.title)))
-    lines.append(_item(lab, lab.field("state"), inline(h.state_label)))
-    if h.author:
-        lines.append(_item(lab, lab.field("author"), inline(h.author)))
-    if h.merged_at is not None:
-        lines.append(_item(lab, lab.field("merged_at"), when(h.merged_at)))
-    elif h.created_at is not None:
-        lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
+    if report.length == "full":  # a brief keeps what finds the PR: repository, title, link
+        lines.append(_item(lab, lab.field("state"), inline(h.state_label)))
+        if h.author:
+            lines.append(_item(lab, lab.field("author"), inline(h.author)))
+        if h.merged_at is not None:
+            lines.append(_item(lab, lab.field("merged_at"), when(h.merged_at)))
+        elif h.created_at is not None:
+            lines.append(_item(lab, lab.field("created_at"), when(h.created_at)))
     if h.url:
         lines.append(_item(lab, lab.field("url"), inline(h.url)))
     if report.coverage.notes:
@@ -103,8 +104,13 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
             lines.append(f"{index}. **{inline(step.title)}**{lab.text('colon')}{inline(step.detail)}")
     else:
         lines.append(block(lab.text("no_steps")))
+    brief = report.length == "brief"
     lines += ["", f"{lab.heading('key_files')}{lab.text('colon').rstrip()}", ""]
     for f in report.key_files:
+        role = f": {inline(f.role)}" if f.role else ""
+        if brief:  # the file and what it does there; the facets are the full report's
+            lines.append(f"- {code(f.path)}{role}")
+            continue
         facets = [
             f"{lab.field('module')} {inline(f.module_label)}",
             f"{lab.field('category')} {inline(f.category)}",
@@ -114,12 +120,48 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
             more = lab.more_symbols(len(f.symbols), f.symbols_more)
             facets.append(f"{lab.field('symbols')} {inline(', '.join(f.symbols) + more)}")
         meta = lab.text("lparen") + lab.text("semicolon").join(facets) + lab.text("rparen")
-        role = f": {inline(f.role)}" if f.role else ""
         lines.append(f"- {code(f.path)}{meta}{role}")
+    lines.append("")
+    if not brief:
+        lines += _symbols_code_discussion(report, lab)
+    lines += [f"# {lab.heading('risks' if brief else 'risks_impact')}", ""]
+    if brief:
+        for risk in report.risks.risks or [_no_risks(report, lab)]:
+            lines.append(f"- {inline(risk)}")
+        unsaid = _tags_not_in_bullets(report)
+        if unsaid:  # the bullets cut above point here
+            tags = lab.text("tag_separator").join(inline(label) for label in unsaid)
+            lines.append(f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}")
+        lines.append("")
+    else:
+        lines += _risks_and_impact(report, lab)
+    lines += [f"# {lab.heading('related')}", ""]
+    if not report.related:
+        lines.append(block(lab.text("no_related")))
+    for rel in report.related:
+        other = None if rel.repository.lower() == h.repository.lower() else rel.repository
+        ref = rel.target_label or lab.related_target(rel.kind, rel.number, other)
+        title = f" {inline(rel.title)}" if rel.title else ""
+        relation = f"{lab.text('lparen')}{inline(rel.relation_label)}{lab.text('rparen')}"
+        lines.append(f"- {inline(ref)}{title}{relation}: {inline(rel.note)}")
+    if report.dependency_history:
+        lines += ["", f"## {lab.heading('dependency_history')}", ""]
+        lines += [f"- {inline(item.text)}" for item in report.dependency_history]
+    lines += ["", "---", ""]
+    lines.append(_narrator_line(report, lab))
+    if report.omitted_from_prompt:
+        omitted = ", ".join(report.omitted_from_prompt)
+        lines.append("")
+        lines.append(f"{lab.heading('omitted')}{lab.text('colon')}{inline(omitted)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _symbols_code_discussion(report: Report, lab: Labels) -> list[str]:
+    """Key symbols, key code and the discussion: the full report's, not the brief's."""
     names = list(dict.fromkeys(s.name for s in report.key_symbols))
     more = lab.more_symbols(len(names), report.key_symbols_more) if names else ""
     symbols = ", ".join(names) + more if names else lab.text("none_identified")
-    lines += ["", f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
+    lines = [f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
     lines += [f"## {lab.heading('key_code')}", ""]
     if not report.key_code:
         lines += [block(lab.text("no_excerpts")), ""]
@@ -141,8 +183,17 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append(f"- {inline(thread.topic)} ({inline(thread.kind_label)}): {inline(thread.outcome_label)}{note}")
     if report.discussion.threads:
         lines.append("")
-    lines += [f"# {lab.heading('risks_impact')}", ""]
-    lines.append(f"- {lab.heading('risks')}{lab.text('colon').rstrip()}")
+    return lines
+
+
+def _tags_not_in_bullets(report: Report) -> list[str]:
+    """The risk tags no risk bullet names (those a brief cut): each fact once."""
+    said = [risk.lower() for risk in report.risks.risks]
+    return [t.label for t in report.risks.tags if not any(t.label.lower() in risk for risk in said)]
+
+
+def _risks_and_impact(report: Report, lab: Labels) -> list[str]:
+    lines = [f"- {lab.heading('risks')}{lab.text('colon').rstrip()}"]
     for risk in report.risks.risks or [_no_risks(report, lab)]:
         lines.append(f"  - {inline(risk)}")
     lines.append(f"- {lab.heading('impact')}{lab.text('colon').rstrip()}")
@@ -151,25 +202,7 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         lines.append(f"  - **{lab.field(name)}**{lab.text('colon')}{inline(value or lab.text('no_impact'))}")
     tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags) or lab.text("none_identified")
     lines += [f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}", ""]
-    lines += [f"# {lab.heading('related')}", ""]
-    if not report.related:
-        lines.append(block(lab.text("no_related")))
-    for rel in report.related:
-        other = None if rel.repository.lower() == h.repository.lower() else rel.repository
-        ref = rel.target_label or lab.related_target(rel.kind, rel.number, other)
-        title = f" {inline(rel.title)}" if rel.title else ""
-        relation = f"{lab.text('lparen')}{inline(rel.relation_label)}{lab.text('rparen')}"
-        lines.append(f"- {inline(ref)}{title}{relation}: {inline(rel.note)}")
-    if report.dependency_history:
-        lines += ["", f"## {lab.heading('dependency_history')}", ""]
-        lines += [f"- {inline(item.text)}" for item in report.dependency_history]
-    lines += ["", "---", ""]
-    lines.append(_narrator_line(report, lab))
-    if report.omitted_from_prompt:
-        omitted = ", ".join(report.omitted_from_prompt)
-        lines.append("")
-        lines.append(f"{lab.heading('omitted')}{lab.text('colon')}{inline(omitted)}")
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def _no_risks(report: Report, lab: Labels) -> str:
@@ -205,5 +238,8 @@ def render_feed_markdown(feed: Feed, *, catalog: Catalog = CATALOG) -> str:
             meta.append(inline(item.author))
         if item.url:
             meta.append(inline(item.url))
-        lines += [block(" · ".join(meta)), "", block(item.paragraph), ""]
+        lines += [block(" · ".join(meta)), ""]
+        if item.one_line and item.one_line != item.title:  # the gist in the reader's language
+            lines += [block(item.one_line), ""]
+        lines += [block(item.paragraph), ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -81,13 +81,18 @@ def test_git_reports_never_say_no_review_comments(run_cli: Cli, gaps_db: Path, l
     zh = _report(run_cli, DELETED_TESTS, gaps_db, "zh", length=length)
     assert "No review comments" not in en
     assert "no substantive discussion thread" not in en
-    assert "Review data is not available from this source" in section(en, "Discussion highlights")
     assert "没有 review 评论" not in zh
     assert "暂无高价值评论线程" not in zh
-    assert "该数据源不提供评审数据" in section(zh, "评论区精华")
-    # The gap is stated up front too, before any claim.
-    assert "Data gaps" in en.split("# Executive summary")[0]
-    assert "数据缺口" in zh.split("# 执行摘要")[0]
+    # The brief says nothing about reviews, so it states no review gap either; the full report
+    # states it in its discussion and up front, before any claim.
+    if length == "full":
+        assert "Review data is not available from this source" in section(en, "Discussion highlights")
+        assert "该数据源不提供评审数据" in section(zh, "评论区精华")
+        assert "Review data is not available from this source" in en.split("# Executive summary")[0]
+        assert "该数据源不提供评审数据" in zh.split("# 执行摘要")[0]
+        # The gap is stated up front too, before any claim.
+        assert "Data gaps" in en.split("# Executive summary")[0]
+        assert "数据缺口" in zh.split("# 执行摘要")[0]
 
 
 def test_git_json_and_html_reports_say_review_data_is_unavailable(run_cli: Cli, gaps_db: Path) -> None:
@@ -228,8 +233,10 @@ def test_reports_of_the_shallow_pr_say_the_file_list_is_unavailable(
         "the change is tiny",
     ):
         assert claim not in en, claim
-    assert "The file list is incomplete, so no risk finding can rest on it" in section(en, "Risks and impact")
-    assert "the effect on users cannot be told" in en
+    heading = "Risks and impact" if length == "full" else "Risks"
+    assert "The file list is incomplete, so no risk finding can rest on it" in section(en, heading)
+    if length == "full":  # the brief has no impact section
+        assert "the effect on users cannot be told" in en
     zh = str(run_cli(*base, "--lang", "zh").stdout)
     assert "文件列表不可得" in zh
     for claim in ("没有测试文件随之修改", "对用户无直接影响", "分析器未发现具体风险", "未记录文件改动", "改动极小"):

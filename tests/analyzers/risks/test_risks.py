@@ -107,19 +107,16 @@ def test_cap_to_exclusion_on_kv_connectors() -> None:
         tests=CIFacts(),
     )
     tags = _tags(case)
-    assert set(tags) == {
-        "dependency-constraint-change",
-        "future-version-regression-risk",
-        "missing-regression-test",
-    }
-    assert "cupy-cuda13x" in tags["dependency-constraint-change"]
+    # One change, one tag: the most specific (what it admits), not a constraint-change tag
+    # beside it; a constraint change owes no regression test.
+    assert set(tags) == {"future-version-regression-risk"}
+    assert "cupy-cuda13x" in tags["future-version-regression-risk"]
     assert "14.1.1" in tags["future-version-regression-risk"]
     # no image or script in the PR installs the file: image impact is not claimed
     assert "runtime-image-impact" not in tags
     risks = _risks(case)
     labels = {t.tag: t.label_zh for t in risks.tags}
-    assert labels["dependency-constraint-change"] == "依赖约束策略调整"
-    assert labels["missing-regression-test"] == "缺少回归测试"
+    assert labels["future-version-regression-risk"] == "未来版本回归风险"
 
 
 def test_cap_added_is_a_version_lock_and_tests_silence_missing_test() -> None:

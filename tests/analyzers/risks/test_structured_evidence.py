@@ -59,19 +59,35 @@ def test_dependency_evidence_names_the_package_once_with_version_parts() -> None
         newly_admitted=["14.1.1"],
     )
     tags = _tags(pr, deps=DependenciesFacts(changes=[change]))
-    constraint = tags["dependency-constraint-change"]
-    assert constraint.evidence == "requirements/cuda.txt: cupy-cuda13x <14.1.0 → !=14.1.0 (cap-to-exclusion)"
-    assert constraint.items[0].params == {
+    assert "dependency-constraint-change" not in tags  # one fact, one tag
+    assert "missing-regression-test" not in tags
+    future = tags["future-version-regression-risk"]
+    assert (
+        future.evidence
+        == "requirements/cuda.txt: cupy-cuda13x <14.1.0 → !=14.1.0 (admits 14.1.1 and every later release)"
+    )
+    assert future.items[0].template == "future-version-regression-risk.admits"
+    assert future.items[0].params == {
         "path": "requirements/cuda.txt",
         "package": "cupy-cuda13x",
         "before": "<14.1.0",
         "after": "!=14.1.0",
-        "kinds": ["cap-to-exclusion"],
+        "versions": ["14.1.1"],
     }
-    future = tags["future-version-regression-risk"]
-    assert future.items[0].template == "future-version-regression-risk.admits"
-    assert future.items[0].params["versions"] == ["14.1.1"]
-    assert tags["missing-regression-test"].items[0].params == {"package": "cupy-cuda13x"}
+
+
+def test_a_floor_raised_is_one_upgrade_tag_not_a_constraint_change_too() -> None:
+    pr = _pr(FileChange(path="requirements/common.txt", additions=1, deletions=1))
+    change = DependencyChange(
+        path="requirements/common.txt",
+        package="numpy",
+        before="numpy>=1.24",
+        after="numpy>=2.0",
+        kinds=["floor-raised"],
+    )
+    tags = _tags(pr, deps=DependenciesFacts(changes=[change]))
+    # one tag for the one change; no image-impact claim without a container build that installs the file
+    assert set(tags) == {"dependency-upgrade"}
 
 
 def test_version_part_keeps_extras_and_markers() -> None:

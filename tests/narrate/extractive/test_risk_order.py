@@ -52,25 +52,37 @@ def _risks(tags: list[RiskTag], lang: Lang, length: Length = "full") -> list[str
     return narrate_extractive(pr, facts, [], lang, length).risks
 
 
-def _position(bullets: list[str], tag_id: str) -> int:
-    marker = f"evidence of {tag_id}"
-    return next(i for i, b in enumerate(bullets) if marker in b)
+def _marker(tag_id: str, lang: Lang) -> str:
+    """What identifies a tag's bullet: its English evidence, or its label in another language
+    (old facts' English evidence is not shown there)."""
+    return f"evidence of {tag_id}" if lang == "en" else labels(lang).risk_tag(tag_id) + "（"
+
+
+EN = Lang("en")
+
+
+def _position(bullets: list[str], tag_id: str, lang: Lang = EN) -> int:
+    marker = _marker(tag_id, lang)
+    return next(i for i, b in enumerate(bullets) if b.startswith(marker) or marker in b)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_nine_or_more_tags_keep_the_review_concern_and_say_how_many_were_cut(lang: Lang) -> None:
     bullets = _risks([_tag(t) for t in TAG_IDS], lang)
-    shown = [t for t in TAG_IDS if any(f"evidence of {t}" in b for b in bullets)]
+    shown = [t for t in TAG_IDS if any(b.startswith(_marker(t, lang)) or _marker(t, lang) in b for b in bullets)]
     assert len(shown) == 8
     assert "unresolved-review-concern" in shown
     assert set(TAG_IDS) - set(shown) <= {"ci-change", "dependency-upgrade", "generated-or-lock-only", "large-change"}
     # high before medium before low; within a severity, the fixed priority of kinds
-    order = [_position(bullets, t) for t in shown]
+    order = [_position(bullets, t, lang) for t in shown]
     assert shown[order.index(min(order))] == "error-message-regression"
-    assert _position(bullets, "unresolved-review-concern") < _position(bullets, "duplicated-logic-across-files")
-    assert _position(bullets, "duplicated-logic-across-files") < _position(bullets, "dependency-constraint-change")
-    assert _position(bullets, "dependency-constraint-change") < _position(bullets, "platform-detection-assumption")
-    assert _position(bullets, "platform-detection-assumption") < _position(bullets, "missing-regression-test")
+    at = {t: _position(bullets, t, lang) for t in shown}
+    assert at["unresolved-review-concern"] < at["duplicated-logic-across-files"]
+    assert at["duplicated-logic-across-files"] < at["dependency-constraint-change"]
+    assert at["dependency-constraint-change"] < at["platform-detection-assumption"]
+    assert at["platform-detection-assumption"] < at["missing-regression-test"]
+    if lang == "zh":
+        assert not any("evidence of" in b for b in bullets)  # no English detail in a Chinese report
     assert len(bullets) == 9
     expected = "另有 2 项风险见风险标记。" if lang == "zh" else "2 more in the risk tags."
     assert bullets[-1] == expected
@@ -83,8 +95,8 @@ def test_severity_raised_by_a_rule_outranks_the_kind_priority() -> None:
     assert len(bullets) == 2  # nothing cut, no pointer
 
 
-def test_brief_report_keeps_four_and_points_to_the_rest() -> None:
+def test_brief_report_keeps_three_and_points_to_the_rest() -> None:
     bullets = _risks([_tag(t) for t in TAG_IDS], "en", "brief")
-    assert len(bullets) == 5
-    assert bullets[-1] == "6 more in the risk tags."
-    assert any("evidence of unresolved-review-concern" in b for b in bullets[:4])
+    assert len(bullets) == 4
+    assert bullets[-1] == "7 more in the risk tags."
+    assert any("evidence of unresolved-review-concern" in b for b in bullets[:3])

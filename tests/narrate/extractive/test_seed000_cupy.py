@@ -27,7 +27,10 @@ def test_dependency_facts_appear(seeds: Any, lang: Lang) -> None:
     assert "`<14.1.0` → `!=14.1.0`" in step.detail
     assert "requirements/kv_connectors.txt" in step.detail
     assert "14.1.1" in step.detail
-    assert "cupy-cuda13x `<14.1.0` → `!=14.1.0`" in n.one_line
+    if lang == "zh":  # an English PR read in Chinese: the one-liner is built from the facts
+        assert n.one_line == "将 cupy-cuda13x 的约束由 `<14.1.0` 放宽为 `!=14.1.0`，放行 14.1.1"
+    else:
+        assert "cupy-cuda13x `<14.1.0` → `!=14.1.0`" in n.one_line
     assert n.file_roles[0].path == "requirements/kv_connectors.txt"
     assert "14.1.0" in n.file_roles[0].role
 
@@ -68,7 +71,7 @@ def test_no_symbols_no_excerpts_no_invented_review(seeds: Any, lang: Lang) -> No
     # the only thread is the issue-comment question; bots never become highlights
     assert [h.who for h in n.discussion_highlights] == ["mmangkad"]
     assert "mergify" not in _all_text(n)
-    md = render_report_markdown(build_report(pr, facts, n, lang, "brief"))
+    md = render_report_markdown(build_report(pr, facts, n, lang, "full"))
     if lang == "zh":
         assert "关键符号：未识别" in md
         assert "本 PR 没有 review 评论" in md
@@ -102,7 +105,10 @@ def test_risks_come_from_tags_with_evidence(seeds: Any, lang: Lang) -> None:
     assert "`<14.1.0`" in constraint
     assert "`!=14.1.0`" in constraint
     assert "cupy-cuda13x cupy-cuda13x" not in " ".join(n.risks)
-    assert "14.1.1" in n.impact.users
+    # Each fact once: the admitted version is the risks' to say, not the user impact's again.
+    assert any("14.1.1" in r for r in n.risks)
+    assert "14.1.1" not in n.impact.users
+    assert "cupy-cuda13x" in n.impact.users
 
 
 def test_verdict_first_then_why(seeds: Any) -> None:
@@ -132,5 +138,5 @@ def test_brief_is_shorter_than_full(seeds: Any) -> None:
     full = narrate_extractive(pr, facts, [], "zh", "full")
     brief = narrate_extractive(pr, facts, [], "zh", "brief")
     assert len(brief.implementation) < len(full.implementation)
-    assert len(brief.excerpt_notes) == 1 < len(full.excerpt_notes)
+    assert len(brief.excerpt_notes) == 0 < len(full.excerpt_notes)  # a brief shows no code
     assert len(brief.discussion_highlights) <= 2

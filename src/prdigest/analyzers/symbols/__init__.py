@@ -1,18 +1,24 @@
 """The "symbols" analyzer: changed functions/classes/methods and key code excerpts.
 
 Symbols come from tree-sitter when a file's contents are known, else from its hunk
-headers; excerpts come from the key files the "files" analyzer marked.
+headers. The key files the "files" analyzer marked are ordered by importance once the
+symbols are known (`key_order`: `prdigest.analyzers.importance`), and excerpts come from
+them in that order, so the first excerpt is the central change. `edits` say what the code
+change does (`prdigest.analyzers.symbols.edits`).
 """
 
 from __future__ import annotations
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.importance import FileSignals, file_signals, symbol_counts, weight
+from prdigest.analyzers.key_files import CODE_RANK
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbols.diffmap import extract_symbol_changes
+from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
 from prdigest.diff import Hunk, file_diff
-from prdigest.models.facts import FilesFacts, SymbolChange, SymbolsFacts
+from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
 __all__ = ["ANALYZER", "analyze_symbols", "choose_excerpts", "extract_symbol_changes", "run"]
@@ -25,8 +31,11 @@ def fallback_key_paths(files: list[FileChange], generated: set[str], limit: int 
     return [f.path for f in candidates[:limit]]
 
 
-def analyze_symbols(pr: PullRequest, key_paths: list[str], generated: set[str]) -> SymbolsFacts:
-    """Symbols of every non-generated source file, and excerpts of ``key_paths``."""
+def analyze_symbols(
+    pr: PullRequest, key_paths: list[str], generated: set[str], files: FilesFacts | None = None
+) -> SymbolsFacts:
+    """Symbols of every non-generated source file, ``key_paths`` by importance (given the
+    files' facts) and their excerpts in that order."""
     hunks_by_path: dict[str, tuple[Hunk, ...]] = {}
     symbols: list[SymbolChange] = []
     for change in pr.files:
@@ -37,8 +46,33 @@ def analyze_symbols(pr: PullRequest, key_paths: list[str], generated: set[str]) 
         hunks = file_diff(change).numbered_hunks
         hunks_by_path[change.path] = hunks
         symbols.extend(extract_symbol_changes(change, hunks))
-    excerpts = choose_excerpts(pr, key_paths, symbols, hunks_by_path)
-    return SymbolsFacts(symbols=symbols, excerpts=excerpts)
+    ordered = rank_key_paths(pr, key_paths, symbols, files) if files is not None else list(key_paths)
+    excerpts = choose_excerpts(pr, ordered, symbols, hunks_by_path)
+    tests = {f.path for f in files.files if f.category == "test" or f.type == "test"} if files is not None else set()
+    edits = code_edits(list(pr.files), generated | tests)
+    return SymbolsFacts(symbols=symbols, excerpts=excerpts, key_order=ordered, edits=edits)
+
+
+def rank_key_paths(pr: PullRequest, key_paths: list[str], symbols: list[SymbolChange], files: FilesFacts) -> list[str]:
+    """`key_paths` most important first: by the files analyzer's priority, then by how much the
+    PR points at each file (changed symbols, named in the text, review threads, new module)."""
+    facts = {f.path: f for f in files.files}
+    tests = {f.path: f.category == "test" or f.type == "test" for f in files.files}
+    counts = symbol_counts(tests, [(s.path, s.name) for s in symbols])
+    signals = file_signals(pr)
+
+    def order(path: str) -> tuple[int, float, int, str]:
+        fact = facts.get(path)
+        if fact is None:
+            return (len(CODE_RANK), 0.0, 0, path)
+        pointed = weight(signals.get(path, FileSignals()), counts.get(path, 0), source=fact.category == "source")
+        return (_rank(fact), -pointed, -(fact.additions + fact.deletions), path)
+
+    return sorted(dict.fromkeys(key_paths), key=order)
+
+
+def _rank(fact: FileFact) -> int:
+    return CODE_RANK.get(fact.key_reason_code or "", max(CODE_RANK.values()))
 
 
 def run(pr: PullRequest, ctx: AnalysisContext) -> SymbolsFacts:
@@ -47,7 +81,9 @@ def run(pr: PullRequest, ctx: AnalysisContext) -> SymbolsFacts:
     key_paths = [fact.path for fact in files.key_files()]
     if not key_paths:
         key_paths = fallback_key_paths(pr.files, generated)
-    return analyze_symbols(pr, key_paths, generated)
+    return analyze_symbols(pr, key_paths, generated, files)
 
 
-ANALYZER = Analyzer(name="symbols", version="1", run=run, requires=("files",))
+# v2: key files by importance (key_order), excerpts in that order without licence or
+# whitespace-only hunks, code edits
+ANALYZER = Analyzer(name="symbols", version="3", run=run, requires=("files",))

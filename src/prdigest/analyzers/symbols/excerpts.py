@@ -2,7 +2,8 @@
 
 A hunk's weight is its number of added plus removed lines, raised when those lines lie
 inside a changed symbol (a change to a function body says more than one to imports).
-Long hunks are trimmed (see `trim`); the excerpt says so.
+Long hunks are trimmed (see `trim`); the excerpt says so. A hunk that only changes a licence
+or copyright header, or only whitespace, is never an excerpt: it shows nothing of the change.
 """
 
 from __future__ import annotations
@@ -20,6 +21,23 @@ MAX_EXCERPT_FILES = 5
 MAX_EXCERPT_LINES = 40
 # How much more a hunk inside a changed symbol weighs than one outside any.
 _IN_SYMBOL_BONUS = 1.5
+_LICENCE_LINE = re.compile(
+    r"copyright|licen[cs]ed?\b|spdx-license|all rights reserved|\(c\)\s*\d{4}|apache\.org/licenses|"
+    r"gnu\.org/licenses|without warranties|permissions and limitations",
+    re.IGNORECASE,
+)
+
+
+def is_noise_hunk(hunk: Hunk) -> bool:
+    """Whether a hunk only touches a licence/copyright header or only whitespace."""
+    changed = [line for line in hunk.lines if line.kind != " "]
+    if not changed:
+        return True
+    if all(_LICENCE_LINE.search(line.text) or not line.text.strip() for line in changed):
+        return True
+    removed = sorted("".join(line.text.split()) for line in changed if line.kind == "-")
+    added = sorted("".join(line.text.split()) for line in changed if line.kind == "+")
+    return removed == added
 
 
 def new_file_anchors(hunk: Hunk) -> list[int]:
@@ -100,7 +118,7 @@ def excerpt_for_file(
     chosen: Hunk | None = None
     for index, hunk in enumerate(hunks):
         weight = float(hunk.added + hunk.removed)
-        if weight == 0:
+        if weight == 0 or is_noise_hunk(hunk):
             continue
         anchors = new_file_anchors(hunk)
         if any(_symbol_hits(s, hunk.lines, anchors, hunk.section_header) for s in symbols):

@@ -20,8 +20,9 @@ from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
-# v7: what the source could not see is said, never read as "none"; dependency scopes, replacements, ledger
-EXTRACTIVE_VERSION = "extractive-v7"
+# v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
+#     reader's language, brief without code, code edits in words, each fact once
+EXTRACTIVE_VERSION = "extractive-v8"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

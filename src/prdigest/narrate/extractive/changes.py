@@ -111,6 +111,9 @@ def dependency_fact(change: DependencyChange, ph: Phrases) -> str:
         clauses.append(ph.say("dependency", "downgraded"))
     if change.scope in ("ci", "dev"):
         clauses.append(ph.say("dependency", f"scope_{change.scope}"))
+    if set(change.kinds) <= {"pin-changed", "pinned"}:
+        # one exact version for another: what it admits and excludes is no news
+        return ph.tables["quote"]["clause_sep"].join(clauses)
     if "cap-to-exclusion" in change.kinds:
         clauses.append(ph.say("dependency", "cap_to_exclusion"))
     if change.newly_admitted:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from prdigest.models.facts import DependencyChange, FileFact
 from prdigest.narrate.extractive.changes import dependency_fact, dependency_title, main_kind, specifier
-from prdigest.narrate.extractive.step_parts import Part, WhyFinder, with_why
+from prdigest.narrate.extractive.step_parts import Part, WhyFinder, join_more, with_why
 from prdigest.words import Phrases
 
 _MANIFEST_KINDS = ("requirements", "pyproject", "setup")
@@ -113,6 +113,9 @@ def _extras(changes: list[DependencyChange], kind: str) -> list[str]:
     return sorted(dict.fromkeys(found))
 
 
+MAX_PACKAGES = 6  # packages named in one clause; the rest are counted
+
+
 def _paths(changes: list[DependencyChange]) -> list[str]:
     return list(dict.fromkeys(c.path for c in changes))
 
@@ -129,7 +132,8 @@ def where(paths: list[str], changes: list[DependencyChange], ph: Phrases) -> str
 
 def group_clause(group: DependencyGroup, ph: Phrases) -> str:
     """The group in one clause: ``在 5 个 Dockerfile 中移除 `pre-commit```."""
-    packages = ph.join([ph.code(p) for p in group.packages])
+    named = [ph.code(p) for p in group.packages]
+    packages = join_more(named[:MAX_PACKAGES], len(named) - MAX_PACKAGES, ph)
     if group.kind == "moved":
         source, target = _extras(group.changes, "removed"), _extras(group.changes, "added")
         if group.paths == group.from_paths and (source or target) and source != target:
@@ -185,5 +189,9 @@ def dependency_parts(changes: list[DependencyChange], files: list[FileFact], why
     for group in group_dependencies(relevant_changes(changes, files)):
         clause = group_clause(group, ph)
         reason = why.clause_for(group.packages)
-        parts.append(Part(title=group_title(group, ph), detail=with_why(clause, reason, ph), clause=clause))
+        # The step's title names a single change's package; merged into another step, its clause must.
+        merged = (
+            ph.say("dependency", "named", package=group.packages[0], fact=clause) if len(group.changes) == 1 else clause
+        )
+        parts.append(Part(title=group_title(group, ph), detail=with_why(clause, reason, ph), clause=merged))
     return parts

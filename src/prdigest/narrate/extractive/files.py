@@ -5,23 +5,26 @@ from __future__ import annotations
 from prdigest.facts_view.evidence import key_reason
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_excerpts, key_files
-from prdigest.models.facts import CodeExcerpt, Facts, FileFact
+from prdigest.models.facts import CodeEdit, CodeExcerpt, Facts, FileFact
 from prdigest.models.narrative import ExcerptNote, FileRole, Length
 from prdigest.narrate.extractive.changes import short_dependency
+from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
 from prdigest.words import Phrases
 
 
 def file_roles(facts: Facts, length: Length, ph: Phrases) -> list[FileRole]:
-    return [FileRole(path=f.path, role=_role(f, facts, ph)) for f in key_files(facts, length)]
+    return [FileRole(path=f.path, role=_role(f, facts, ph, length)) for f in key_files(facts, length)]
 
 
-def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
+def _role(file: FileFact, facts: Facts, ph: Phrases, length: Length = "full") -> str:
+    """What the file is and what changes in it; a brief says only what changes, unless
+    nothing else is known."""
     parts: list[str] = []
-    if len(facts.files.files) == 1 and files_known(facts):  # on a cut list, others went unseen
+    if len(facts.files.files) == 1 and files_known(facts) and length == "full":  # on a cut list, others went unseen
         parts.append(ph.say("files", "only_file"))
     reason = key_reason(file, ph.labels) if file.key_reason_code else ""
-    if reason:
+    if reason and length == "full":
         parts.append(reason)
     if file.status == "added":
         parts.append(ph.say("files", "added"))
@@ -52,7 +55,13 @@ def _role(file: FileFact, facts: Facts, ph: Phrases) -> str:
     symbols = [s for s in facts.symbols.symbols if s.path == file.path]
     if symbols:
         parts.append(symbol_changes(symbols, ph, limit=2))
-    parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    edits = edits_sentence(edits_of(facts, file.path), ph)
+    if edits:
+        parts.append(edits)  # what the change does, rather than how many lines it takes
+    elif "lines" not in file.key_reason_params or length == "brief":  # else the reason counts the lines
+        parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    if length == "brief" and reason and len(parts) == 1 and parts[0].startswith("+"):
+        parts.insert(0, reason)  # only the counts: say what kind of file it is
     return ph.say("files", "sep").join(parts)
 
 
@@ -73,10 +82,26 @@ def _note(excerpt: CodeExcerpt, facts: Facts, ph: Phrases) -> str:
         text = ph.say("excerpts", "note_no_symbol", path=excerpt.path)
     if excerpt.start_line is not None:
         text += ph.say("excerpts", "from_line", line=excerpt.start_line)
-    lines = excerpt.text.splitlines()
-    added = sum(1 for line in lines if line.startswith("+"))
-    removed = sum(1 for line in lines if line.startswith("-"))
-    text += ph.say("excerpts", "counts", added=added, removed=removed)
+    shown = _edits_in(excerpt, facts)
+    if shown:
+        text += ph.say("excerpts", "does", edits=edits_sentence(shown, ph))
+    else:
+        lines = excerpt.text.splitlines()
+        added = sum(1 for line in lines if line.startswith("+"))
+        removed = sum(1 for line in lines if line.startswith("-"))
+        text += ph.say("excerpts", "counts", added=added, removed=removed)
     if excerpt.truncated:
         text += ph.say("excerpts", "truncated")
     return ph.sentence(text)
+
+
+def _edits_in(excerpt: CodeExcerpt, facts: Facts) -> list[CodeEdit]:
+    """The code edits the excerpt shows: of its symbol, or on the lines it covers."""
+    start = excerpt.start_line or 0
+    end = start + len(excerpt.text.splitlines())
+    return [
+        e
+        for e in edits_of(facts, excerpt.path)
+        if (excerpt.symbol is not None and e.symbol == excerpt.symbol)
+        or (e.line is not None and start <= e.line <= end)
+    ]

@@ -14,6 +14,7 @@ from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.dependency_steps import dependency_parts
 from prdigest.narrate.extractive.source_steps import source_parts
 from prdigest.narrate.extractive.step_parts import (
@@ -26,24 +27,26 @@ from prdigest.narrate.extractive.step_parts import (
     symbol_changes,
     with_why,
 )
-from prdigest.narrate.extractive.text import key_sentences, summary_sentence
+from prdigest.narrate.extractive.summary import quoted_lead
+from prdigest.narrate.extractive.text import key_sentences
 from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
 
-MAX_STEPS = {"full": 8, "brief": 4}
+MAX_STEPS = {"full": 8, "brief": 3}
 CI_MODULES = frozenset({"CI config", "CI scripts"})
 _ORDER = ("source", "dependencies", "ci", "infra", "config", "examples", "other")
 _TAIL = ("docs",)
 # Who gets a step first when the budget is short: configuration files are the first to go.
 _PRIORITY = ("source", "dependencies", "ci", "infra", "docs", "config", "examples", "other")
 SOURCE_FIRST = {"full": 3, "brief": 1}
+MAX_MERGED_CLAUSES = {"full": 12, "brief": 3}  # changes told in a merged step; the rest are counted
 
 
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
     body = split_body(pr.body, pr.repository)
     why = WhyFinder(body.motivation, length, ph)
-    lead = summary_sentence(pr.body, repository=pr.repository)
+    lead = quoted_lead(pr, ph)
     if lead:
         why.use(lead)  # already the one-line summary
     symbols_by_path: dict[str, list[SymbolChange]] = {}
@@ -73,7 +76,14 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
     }
     rest = [f for f in files if f.path not in told_by_dependencies and f.category not in ("source", "test")]
     kinds: dict[str, list[Part]] = {
-        "source": source_parts([f for f in files if f.category == "source"], symbols_by_path, length, why, ph),
+        "source": source_parts(
+            [f for f in files if f.category == "source"],
+            symbols_by_path,
+            length,
+            why,
+            ph,
+            {f.path: edits_sentence(edits_of(facts, f.path, versions=False), ph) for f in files},
+        ),
         "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
         "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], symbols_by_path, facts, length, why, ph),
         "infra": _files_part(
@@ -96,7 +106,7 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
     shares = _shares(kinds, MAX_STEPS[length] - 1, length)
     steps: list[ImplementationStep] = []
     for kind in _ORDER:
-        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph, length))
     spare = MAX_STEPS[length] - 1 - sum(shares.values())
     if length == "full" and spare > 0:
         # The PR's own merge commit (all a source may know of a merge PR's commits) merged no base.
@@ -111,7 +121,7 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
             )
     steps.append(_verification_step(body.tests, facts, symbols_by_path, length, ph))
     for kind in _TAIL:
-        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph))
+        steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph, length))
     return steps
 
 
@@ -135,14 +145,14 @@ def _shares(kinds: dict[str, list[Part]], budget: int, length: Length) -> dict[s
     return shares
 
 
-def _fit(parts: list[Part], share: int, kind: str, ph: Phrases) -> list[Part]:
+def _fit(parts: list[Part], share: int, kind: str, ph: Phrases, length: Length) -> list[Part]:
     if share <= 0:
         return []
     if len(parts) <= share:
         return parts
     head = parts[: share - 1]
     title = ph.say("steps", f"rest_{kind}" if head or not ph.has("steps", f"all_{kind}") else f"all_{kind}")
-    return [*head, merge_parts(parts[share - 1 :], title, ph)]
+    return [*head, merge_parts(parts[share - 1 :], title, ph, MAX_MERGED_CLAUSES[length])]
 
 
 def _files_part(

@@ -7,24 +7,26 @@ from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.summary import quoted_lead
 from prdigest.narrate.extractive.text import (
     commit_points,
     covered_by,
     key_sentences,
     sentences,
     shorten,
-    summary_sentence,
 )
 from prdigest.words import Phrases
 
 _CITED_WHERE = ("title", "body", "closing-issue")
-MAX_COMMIT_POINTS = {"full": 5, "brief": 3}
+MAX_COMMIT_POINTS = {"full": 5, "brief": 2}
+# A brief says why in at most three sentences: at most two quotes, then one more sentence.
+MAX_PARTS = {"full": 6, "brief": 2}
 
 
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
-    count = 3 if length == "full" else 2
+    count = 3 if length == "full" else 1
     paragraphs = split_body(pr.body, pr.repository).motivation
-    lead = summary_sentence(pr.body, repository=pr.repository)
+    lead = quoted_lead(pr, ph)
     # The one-line summary already quotes `lead`; say something else here.
     others = [s for s in sentences(paragraphs) if not covered_by(s, lead)]
     quoted = key_sentences(others, count)
@@ -48,7 +50,7 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     closing = [f"#{n}" for n in pr.closing_issues if f"#{n}" not in " ".join(cited)]
     if closing:
         parts.append(ph.say("motivation", "closes", refs=ph.join(closing)))
-    return ph.sentences(parts)
+    return ph.sentences(parts[: MAX_PARTS[length]])
 
 
 def cited_references(facts: Facts, ph: Phrases) -> list[str]:

@@ -10,14 +10,13 @@ from prdigest.facts_view.gaps import file_gap_notes, files_known
 from prdigest.models.facts import Evidence, Facts, RiskTag
 from prdigest.models.narrative import Impact, Length
 from prdigest.narrate.extractive.changes import caps_added, caps_removed, change_shape, reaches_users, specifier
-from prdigest.narrate.extractive.dependency_steps import group_clause, group_dependencies, relevant_changes
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
 from prdigest.words import Phrases
 
-MAX_RISKS = {"full": 8, "brief": 4}
+MAX_RISKS = {"full": 8, "brief": 3}
 # Within one severity, the kinds a reader most needs come first: what reviewers flagged and
 # specific findings before the generic size/test/CI notes, so a cut loses the generic ones.
 TAG_PRIORITY = (
@@ -46,6 +45,9 @@ _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
 MAX_MODULES = 4
 _IMAGE_TAGS = ("runtime-image-impact",)
 _LOCK_TAGS = ("version-lock",)
+_DEPENDENCY_TAGS = frozenset(
+    {"dependency-constraint-change", "version-lock", "future-version-regression-risk", "dependency-upgrade"}
+)
 
 
 def risks(facts: Facts, length: Length, ph: Phrases) -> list[str]:
@@ -72,14 +74,14 @@ def _ranked_bullets(facts: Facts, ph: Phrases) -> list[tuple[tuple[int, int], st
     for tag in facts.risks.tags:
         label = tag_label(tag, ph.labels)
         severity = ph.say("severity", tag.severity)
-        evidence = risk_evidence(merged_lines(tag, ph), ph.labels) if tag.items else shorten(tag.evidence, 240)
+        evidence = shorten(risk_evidence(merged_lines(tag, ph), ph.labels), 240 if not tag.items else 10**6)
         if evidence:
             text = ph.sentence(ph.say("risks", "tag", label=label, severity=severity, evidence=evidence))
         else:
             text = ph.sentence(ph.say("risks", "tag_no_evidence", label=label, severity=severity))
         found.append((_rank(tag.severity, tag.tag), text))
     tagged = {t.tag for t in facts.risks.tags}
-    if "future-version-regression-risk" not in tagged:
+    if not tagged & _DEPENDENCY_TAGS:  # a dependency change's own tag already says it
         for change in facts.dependencies.changes:
             if caps_removed(change) and change.after:
                 after = specifier(change.after, change.package)
@@ -142,14 +144,12 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     by_churn = sorted(churn, key=lambda m: -churn[m])
     reach = source_reach(facts)
     users: list[str] = user_sentences(reach, ph)
-    user_changes = [c for c in facts.dependencies.changes if reaches_users(c)]
-    groups = group_dependencies(relevant_changes(user_changes, list(facts.files.files)))
-    if groups:
-        said = ph.tables["quote"]["clause_sep"].join(group_clause(g, ph) for g in groups[:3])
-        users.append(ph.say("impact", "users_dependencies", changes=said))
-        admitted = list(dict.fromkeys(v for c in user_changes for v in c.newly_admitted))
-        if admitted and not all(v in said for v in admitted[:4]):
-            users.append(ph.say("impact", "users_admitted", versions=ph.join(admitted[:4])))
+    # Which versions change is the implementation's and the risks' to say: here, only whom it
+    # reaches (a CI tool or a dev pin reaches no user).
+    packages = list(dict.fromkeys(c.package for c in facts.dependencies.changes if reaches_users(c)))
+    if packages:
+        shown = [ph.code(p) for p in packages[:MAX_MODULES]]
+        users.append(ph.say("impact", "users_dependencies", changes=_more(shown, len(packages), ph)))
     known = files_known(facts)
     if not known:
         users.append(ph.say("impact", "users_unknown"))
@@ -172,7 +172,7 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
                 deletions=facts.files.total_deletions,
             )
         )
-    if user_changes:
+    if any(reaches_users(c) for c in facts.dependencies.changes):
         system.append(ph.say("impact", "system_dependency"))
     tagged = {t.tag for t in facts.risks.tags}
     if tagged & set(_IMAGE_TAGS) or any(

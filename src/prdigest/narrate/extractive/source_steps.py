@@ -32,14 +32,16 @@ def source_parts(
     length: Length,
     why: WhyFinder,
     ph: Phrases,
+    edits_by_path: dict[str, str] | None = None,
 ) -> list[Part]:
+    """`edits_by_path`: what each file's code change does, in words (`code_edits`)."""
     symbols = {f.path: list(symbols_by_path.get(f.path, [])) for f in files}
     parts = _moves(files, symbols, length, why, ph)
     parts.extend(_same_changes(files, symbols, length, why, ph))
     # A file whose every symbol was told above needs no second mention.
     told = {p for p in symbols if symbols_by_path.get(p) and not symbols[p]}
     rest = [f for f in files if f.path not in told]
-    parts.extend(_modules(rest, symbols, length, why, ph))
+    parts.extend(_modules(rest, symbols, length, why, ph, edits_by_path or {}))
     # Most changed lines (key files counting double) first; ties keep moves before the rest.
     return sorted(parts, key=lambda p: -p.weight)
 
@@ -123,7 +125,12 @@ def _same_changes(
 
 
 def _modules(
-    files: list[FileFact], symbols: dict[str, list[SymbolChange]], length: Length, why: WhyFinder, ph: Phrases
+    files: list[FileFact],
+    symbols: dict[str, list[SymbolChange]],
+    length: Length,
+    why: WhyFinder,
+    ph: Phrases,
+    edits_by_path: dict[str, str],
 ) -> list[Part]:
     by_module: OrderedDict[str, list[FileFact]] = OrderedDict()
     for file in files:
@@ -133,7 +140,7 @@ def _modules(
     for module, group in by_module.items():
         label = ph.labels.module(module)
         key = "module_added_title" if all(f.status == "added" for f in group) else "module_title"
-        detail = file_list(group, symbols, length, ph)
+        detail = file_list(group, symbols, length, ph, edits_by_path)
         found = [s for f in group for s in symbols.get(f.path, [])]
         reason = why.clause_for(needles(group, found))
         clause = ph.say("steps", "module_clause", module=label, files=_short_files(group, found, ph))

@@ -32,8 +32,12 @@ class Part:
         return ImplementationStep(title=self.title, detail=self.detail)
 
 
-def merge_parts(parts: list[Part], title: str, ph: Phrases) -> Part:
-    clauses = ph.tables["quote"]["clause_sep"].join(p.clause for p in parts)
+def merge_parts(parts: list[Part], title: str, ph: Phrases, limit: int = 0) -> Part:
+    """`parts` as one step; `limit` > 0 keeps that many clauses and counts the rest."""
+    shown = [p.clause for p in parts]
+    if 0 < limit < len(shown):
+        shown = [*shown[:limit], ph.say("steps", "more_changes", count=len(shown) - limit)]
+    clauses = ph.tables["quote"]["clause_sep"].join(shown)
     # The clauses start with module names and paths, spelled as they are.
     return Part(title=title, detail=ph.sentence(clauses, capitalize=False), clause=clauses)
 
@@ -134,7 +138,9 @@ def symbol_changes(symbols: list[SymbolChange], ph: Phrases, limit: int = 5) -> 
     return ph.tables["quote"]["clause_sep"].join(parts)
 
 
-def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: Phrases) -> str:
+def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: Phrases, edits: str = "") -> str:
+    """One file in a step: its symbol changes and what the code change does (`edits`, in
+    words); the line counts only when nothing says more."""
     limit = MAX_SYMBOLS_PER_FILE[length]
     if file.status in ("added", "removed"):
         key = f"file_{file.status}"
@@ -143,6 +149,12 @@ def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: P
             key = "defines" if file.status == "added" else "contained"
             line += ph.say("steps", key, names=names(symbols, limit, ph))
         return line
+    if edits:
+        if not symbols:
+            return ph.say("steps", "file_edits", path=file.path, edits=edits)
+        return ph.say(
+            "steps", "file_symbols_edits", path=file.path, symbols=symbol_changes(symbols, ph, limit), edits=edits
+        )
     if not symbols:
         return ph.say("steps", "file_line", path=file.path, additions=file.additions, deletions=file.deletions)
     return ph.say(
@@ -156,14 +168,19 @@ def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: P
 
 
 def file_list(
-    files: list[FileFact], symbols_by_path: dict[str, list[SymbolChange]], length: Length, ph: Phrases
+    files: list[FileFact],
+    symbols_by_path: dict[str, list[SymbolChange]],
+    length: Length,
+    ph: Phrases,
+    edits_by_path: dict[str, str] | None = None,
 ) -> str:
     """The files one per clause, most changed first, at most MAX_FILES_PER_STEP."""
+    edits = edits_by_path or {}
     limit = MAX_FILES_PER_STEP[length]
     ordered = sorted(files, key=lambda f: (not f.is_key, -(f.additions + f.deletions)))
     if len(ordered) == limit + 1:
         limit += 1
-    lines = [file_line(f, symbols_by_path.get(f.path, []), length, ph) for f in ordered[:limit]]
+    lines = [file_line(f, symbols_by_path.get(f.path, []), length, ph, edits.get(f.path, "")) for f in ordered[:limit]]
     if len(ordered) > limit:
         lines.append(ph.say("steps", "more_files", count=len(ordered) - limit))
     return ph.tables["quote"]["clause_sep"].join(lines)

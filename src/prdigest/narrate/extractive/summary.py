@@ -1,5 +1,7 @@
-"""The one-line summary: the author's own sentence saying what the PR does when the body has
-one, else the title; a short note on the kind of change only when it adds something."""
+"""The one-line summary, in the reader's language: the author's own sentence saying what the
+whole PR does when the body has one written in that language, else the title when it is;
+otherwise a sentence built from the facts (`gist`). A short note on the kind of change is
+added to the author's words only when it adds something."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import re
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, short_dependency
+from prdigest.narrate.extractive.gist import fact_summary
 from prdigest.narrate.extractive.text import clean_title, summary_sentence
 from prdigest.words import Phrases
 
@@ -25,13 +28,29 @@ def file_count(count: int, ph: Phrases) -> str:
     return ph.say("summary", "files_one") if count == 1 else ph.say("summary", "files_many", count=count)
 
 
+def in_reader_script(text: str, ph: Phrases) -> bool:
+    """Whether `text` is written in the reader's script (the words' ``[gist] own_script``)."""
+    return re.search(ph.tables["gist"]["own_script"], text) is not None
+
+
+def quoted_lead(pr: PullRequest, ph: Phrases) -> str | None:
+    """The author's summary sentence when the one-line summary quotes it (it is in the reader's
+    language), so the other sections do not quote it again; else None."""
+    sentence = summary_sentence(pr.body, repository=pr.repository)
+    return sentence if sentence and in_reader_script(sentence, ph) else None
+
+
 def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     title = clean_title(pr.title)
+    sentence = summary_sentence(pr.body, repository=pr.repository)
+    if not in_reader_script(sentence or title, ph):
+        built = fact_summary(pr, facts, ph)
+        if built:
+            return built
     shape = change_shape(facts)
     changes = facts.dependencies.changes
     if shape == "dependency-only" and len(changes) == 1:
         return ph.say("summary", "with_dependency", title=title, dependency=short_dependency(changes[0], ph))
-    sentence = summary_sentence(pr.body, repository=pr.repository)
     # The author's sentence is quoted, as the seeds do: the reader sees whose words these are.
     text = ph.say("summary", "quoted", quote=ph.quote(sentence)) if sentence else title
     pattern = _SHAPE_WORDS.get(shape)

@@ -37,6 +37,13 @@ _ACTION_OPENING = re.compile(
     r"relax|relaxes|pin|pins|cap|caps|set|sets|change|changes|let|lets|teach|teaches|harden|hardens)\b",
     re.IGNORECASE,
 )
+# A caveat or an aside: true of the PR, but no summary of it.
+_CAVEAT = re.compile(
+    r"^\W*(?:note|nb|n\.b\.|caveat|however|but|unfortunately|warning|disclaimer|todo|fixme|known\s+(?:issue|limitation)s?|"
+    r"limitations?|also|p\.?s\.?|btw|side\s+note|this\s+(?:pr|change|patch)\s+(?:does\s+not|doesn't|won't|will\s+not|"
+    r"is\s+not|isn't|should\s+not|shouldn't))\b",
+    re.IGNORECASE,
+)
 _REFERENCE_ONLY = re.compile(r"^(?:reverts?|closes?|fixes|resolves?|see|ref|refs)\b[\s:]*\S*#\d+\S*\s*\.?$", re.I)
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?。！？])|(?<=[.!?][)\"'”]))\s+")
 _BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*:?\s*$")
@@ -189,12 +196,15 @@ def sentences_mentioning(paragraphs: list[str], needles: list[str], limit: int =
 def summary_sentence(body: str, limit: int = 220, repository: str | None = None) -> str | None:
     """The author's own one-line statement of what the PR does, if the body has one.
 
-    In order: a sentence naming "this PR"; the first sentence under a Summary/Purpose heading;
-    the body's first sentence when it opens with an action ("Fixes …", "Add …"). A bare
-    reference ("Reverts #12") says less than the title and is not taken.
+    Only the paragraphs that speak for the whole change are read (before any heading or under
+    a Summary/Purpose/Description heading, never a subsection's), template requests and
+    placeholders aside. In order: a sentence naming "this PR"; the first sentence under a
+    Summary/Purpose heading; the opening's first sentence when it opens with an action
+    ("Fixes …", "Add …"). A bare reference ("Reverts #12") says less than the title, and a
+    caveat ("Note: …", "However …") is no summary: neither is taken.
     """
     sections = split_body(body, repository)
-    every = with_continuations(sentences(sections.motivation))
+    every = with_continuations(sentences(sections.opening))
     chosen = next((s for s in every if _THIS_PR.search(s) and _usable_summary(s)), None)
     if chosen is None:
         summary = with_continuations(sentences(sections.summary))
@@ -209,6 +219,7 @@ def summary_sentence(body: str, limit: int = 220, repository: str | None = None)
 def _usable_summary(sentence: str) -> bool:
     return (
         len(sentence) >= 25
+        and not _CAVEAT.match(sentence)
         and not _REFERENCE_ONLY.match(sentence)
         and "http" not in sentence[:12]
         and has_words(sentence)

@@ -1,0 +1,421 @@
+"""What a code change does, statement by statement: `CodeEdit` facts a report can say in words
+("a try/except import guard replaced by a platform check", "`@requires_auth` applied to 16
+functions", "`connect()` gained the parameter `timeout`") instead of "+N/−M".
+
+Python files whose both sides parse are compared as syntax trees (`ast`): per function its
+parameters, decorators, assertions, raised exceptions and caught exceptions; module- and
+class-level constants; import guards and platform checks. Every file is also read line by
+line from the shared diff model: a regular expression (Python ``re``, ``sed s/…/…/``,
+``grep -E``) changed on a line, an assertion removed or added (C, C++, Rust, JavaScript
+assertion macros and functions). Nothing here guesses intent: each edit is a difference
+between the two sides.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from prdigest.diff import file_diff
+from prdigest.models.facts import CodeEdit, CodeEditKind
+from prdigest.models.pullrequest import FileChange
+
+MAX_EDITS = 12  # per PR: a report names a few, the most telling
+_CLIP = 80
+
+_CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|__version__|__all__)$")
+_PLATFORM_TEST = re.compile(
+    r"\bsys\.platform\b|\bplatform\.(?:system|machine|python_implementation)\(|\bos\.name\b|"
+    r"\bsys\.implementation\b|\bcurrent_platform\.is_\w+\(|\bIS_(?:WINDOWS|MACOS|LINUX)\b",
+)
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+_PY_REGEX = re.compile(
+    r"\bre\.(?:compile|match|search|fullmatch|sub|subn|split|findall|finditer)\(\s*[rRbB]{0,2}(?P<q>['\"])(?P<re>.+?)(?P=q)"
+)
+_SED_REGEX = re.compile(r"\bsed\b[^'\"]*(?P<q>['\"])s(?P<d>[/|#,:])(?P<re>.+?)(?P=d)")
+_GREP_REGEX = re.compile(r"\bgrep\s+(?:-\w*[EP]\w*\s+)+(?P<q>['\"])(?P<re>.+?)(?P=q)")
+_ASSERT_LINE = re.compile(
+    r"^\s*(?:assert\b|static_assert\s*\(|assert!\s*\(|assert_eq!\s*\(|debug_assert!\s*\(|"
+    r"TORCH_CHECK\s*\(|TORCH_INTERNAL_ASSERT\s*\(|CHECK(?:_[A-Z]+)?\s*\(|console\.assert\s*\(|assert\s*\()"
+)
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
+
+
+@dataclass
+class _Found:
+    edits: list[CodeEdit] = field(default_factory=list)
+
+    def add(
+        self,
+        kind: CodeEditKind,
+        path: str,
+        *,
+        symbol: str | None = None,
+        line: int | None = None,
+        **params: str,
+    ) -> None:
+        self.edits.append(CodeEdit(kind=kind, path=path, symbol=symbol, line=line, params=params))
+
+
+def _clip(text: str, limit: int = _CLIP) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# --- Python, from the syntax trees --------------------------------------------------------
+
+
+@dataclass
+class _Function:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    params: list[str]
+    decorators: list[str]
+    asserts: list[str]
+    raises: list[str]
+    handlers: list[str]
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return ast.unparse(target)
+
+
+def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function body, not descending into nested functions or classes."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        yield child
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(child))
+
+
+def _handler_names(handler: ast.ExceptHandler) -> list[str]:
+    if handler.type is None:
+        return ["(bare except)"]
+    if isinstance(handler.type, ast.Tuple):
+        return [ast.unparse(e) for e in handler.type.elts]
+    return [ast.unparse(handler.type)]
+
+
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> _Function:
+    args = node.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.vararg is not None:
+        params.append("*" + args.vararg.arg)
+    if args.kwarg is not None:
+        params.append("**" + args.kwarg.arg)
+    asserts: list[str] = []
+    raises: list[str] = []
+    handlers: list[str] = []
+    for child in _own_nodes(node):
+        if isinstance(child, ast.Assert):
+            asserts.append(ast.unparse(child.test))
+        elif isinstance(child, ast.Raise) and child.exc is not None:
+            exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
+            raises.append(ast.unparse(exc))
+        elif isinstance(child, ast.ExceptHandler):
+            handlers.extend(_handler_names(child))
+    return _Function(
+        node=node,
+        params=params,
+        decorators=[_decorator_name(d) for d in node.decorator_list],
+        asserts=asserts,
+        raises=raises,
+        handlers=handlers,
+    )
+
+
+def _functions(tree: ast.Module) -> dict[str, _Function]:
+    found: dict[str, _Function] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = f"{prefix}{node.name}"
+                found.setdefault(name, _function(node))
+                visit(node.body, name + ".")
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(tree.body, "")
+    return found
+
+
+def _constants(tree: ast.Module) -> dict[str, tuple[object, int]]:
+    """Module- and class-level ``NAME = <literal>``: name → (value, line)."""
+    found: dict[str, tuple[object, int]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+                continue
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            literal = _literal(value) if value is not None else _NOT_LITERAL
+            if literal is _NOT_LITERAL:
+                continue
+            for target in targets:
+                if isinstance(target, ast.Name) and _CONSTANT_NAME.match(target.id):
+                    found[f"{prefix}{target.id}"] = (literal, node.lineno)
+
+    visit(tree.body, "")
+    return found
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def _shown(value: object) -> str:
+    """A constant's value as a reader writes it: strings without their quotes."""
+    return _clip(value if isinstance(value, str) else repr(value))
+
+
+def _import_guards(tree: ast.Module) -> dict[str, int]:
+    """Modules imported under ``try: import x / except ImportError``: module → line."""
+    guards: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = {name for h in node.handlers for name in _handler_names(h)}
+        if not caught & _IMPORT_ERRORS:
+            continue
+        for statement in node.body:
+            if isinstance(statement, ast.Import):
+                for alias in statement.names:
+                    guards.setdefault(alias.name, node.lineno)
+            elif isinstance(statement, ast.ImportFrom) and statement.module:
+                guards.setdefault(statement.module, node.lineno)
+    return guards
+
+
+def _platform_checks(tree: ast.Module) -> dict[str, int]:
+    """The tests of ``if`` statements that ask which platform this is: test source → line."""
+    checks: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If | ast.IfExp):
+            test = ast.unparse(node.test)
+            if _PLATFORM_TEST.search(test):
+                checks.setdefault(test, node.lineno)
+    return checks
+
+
+def _parse(text: str | None) -> ast.Module | None:
+    if text is None:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _python_edits(change: FileChange, found: _Found) -> bool:
+    """Edits of a Python file from its two syntax trees; False when they are not both known."""
+    if change.content_before is None or change.content_after is None:
+        return False
+    before, after = _parse(change.content_before), _parse(change.content_after)
+    if before is None or after is None:
+        return False
+    path = change.path
+    _guard_edits(path, before, after, found)
+    _constant_edits(path, before, after, found)
+    old, new = _functions(before), _functions(after)
+    applied: dict[str, list[str]] = {}
+    dropped: dict[str, list[str]] = {}
+    for name, fn in new.items():
+        previous = old.get(name)
+        if previous is None:
+            continue
+        line = fn.node.lineno
+        for param in fn.params:
+            if param not in previous.params:
+                found.add("parameter-added", path, symbol=name, line=line, function=name, parameter=param)
+        for param in previous.params:
+            if param not in fn.params:
+                found.add("parameter-removed", path, symbol=name, line=line, function=name, parameter=param)
+        for decorator in fn.decorators:
+            if decorator not in previous.decorators:
+                applied.setdefault(decorator, []).append(name)
+        for decorator in previous.decorators:
+            if decorator not in fn.decorators:
+                dropped.setdefault(decorator, []).append(name)
+        for test in _gone(previous.asserts, fn.asserts):
+            found.add("assertion-removed", path, symbol=name, line=line, code=_clip(test))
+        for test in _gone(fn.asserts, previous.asserts):
+            found.add("assertion-added", path, symbol=name, line=line, code=_clip(test))
+        for exc in _gone(fn.raises, previous.raises):
+            found.add("raise-added", path, symbol=name, line=line, exception=_clip(exc))
+        for exc in _gone(previous.raises, fn.raises):
+            found.add("raise-removed", path, symbol=name, line=line, exception=_clip(exc))
+        for exc in _gone(fn.handlers, previous.handlers):
+            found.add("exception-handler-added", path, symbol=name, line=line, exception=_clip(exc))
+        for exc in _gone(previous.handlers, fn.handlers):
+            found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
+    for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
+        for decorator, names in table.items():
+            first = (new.get(names[0]) or old[names[0]]).node.lineno
+            edit = CodeEdit(
+                kind=kind,  # type: ignore[arg-type]
+                path=path,
+                symbol=names[0],
+                line=first,
+                params={"decorator": _clip(decorator), "function": names[0]},
+                count=len(names),
+            )
+            found.edits.append(edit)
+    return True
+
+
+def _gone(before: list[str], after: list[str]) -> list[str]:
+    """Items of `before` that `after` no longer has (as many times as they went), in order."""
+    left = list(after)
+    gone: list[str] = []
+    for item in before:
+        if item in left:
+            left.remove(item)
+        elif item not in gone:
+            gone.append(item)
+    return gone
+
+
+def _guard_edits(path: str, before: ast.Module, after: ast.Module, found: _Found) -> None:
+    old_guards, new_guards = _import_guards(before), _import_guards(after)
+    old_checks, new_checks = _platform_checks(before), _platform_checks(after)
+    added_checks = [(test, line) for test, line in new_checks.items() if test not in old_checks]
+    for module, line in old_guards.items():
+        if module in new_guards:
+            continue
+        if added_checks:
+            test, check_line = added_checks[0]
+            found.add("import-guard-to-platform-check", path, line=check_line, module=module, check=_clip(test))
+            added_checks = added_checks[1:]
+        else:
+            found.add("import-guard-removed", path, line=line, module=module)
+    for module, line in new_guards.items():
+        if module not in old_guards:
+            found.add("import-guard-added", path, line=line, module=module)
+    for test, line in added_checks:
+        found.add("platform-check-added", path, line=line, check=_clip(test))
+
+
+def _constant_edits(path: str, before: ast.Module, after: ast.Module, found: _Found) -> None:
+    old = _constants(before)
+    for name, (value, line) in _constants(after).items():
+        if name not in old or old[name][0] == value:
+            continue
+        previous = old[name][0]
+        if isinstance(previous, list | tuple | set | frozenset) and isinstance(value, list | tuple | set | frozenset):
+            # A list of names (``__all__``) is told by what joined and left it, not in full.
+            added = [repr(v) if not isinstance(v, str) else v for v in value if v not in previous]
+            removed = [repr(v) if not isinstance(v, str) else v for v in previous if v not in value]
+            if added or removed:
+                found.add(
+                    "constant-items-changed",
+                    path,
+                    symbol=name,
+                    line=line,
+                    name=name,
+                    added=_clip(", ".join(added)),
+                    removed=_clip(", ".join(removed)),
+                )
+                continue
+        found.add(
+            "constant-changed", path, symbol=name, line=line, name=name, before=_shown(previous), after=_shown(value)
+        )
+
+
+# --- every language, from the diff lines ------------------------------------------------
+
+
+def _regexes(text: str) -> list[str]:
+    return [m.group("re") for pattern in (_PY_REGEX, _SED_REGEX, _GREP_REGEX) for m in pattern.finditer(text)]
+
+
+def _direction(before: str, after: str) -> str:
+    """``widened`` when the new pattern offers more alternatives or contains the old one,
+    ``narrowed`` the other way round, else ``changed``."""
+    core_before, core_after = before.strip("^$"), after.strip("^$")
+    if after.count("|") > before.count("|") or (core_before in core_after and len(core_after) > len(core_before)):
+        return "widened"
+    if after.count("|") < before.count("|") or (core_after in core_before and len(core_before) > len(core_after)):
+        return "narrowed"
+    return "changed"
+
+
+def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
+    view = file_diff(change)
+    for hunk in view.hunks:
+        removed = [line for line in hunk.lines if line.kind == "-"]
+        added = [line for line in hunk.lines if line.kind == "+"]
+        added_regexes = {r for line in added for r in _regexes(line.text)}
+        removed_regexes = {r for line in removed for r in _regexes(line.text)}
+        olds = [(line, r) for line in removed for r in _regexes(line.text) if r not in added_regexes]
+        news = [(line, r) for line in added for r in _regexes(line.text) if r not in removed_regexes]
+        for (_, old), (new_line, new) in zip(olds, news, strict=False):
+            found.add(
+                "regex-changed",
+                change.path,
+                line=new_line.new_line,
+                before=_clip(old),
+                after=_clip(new),
+                direction=_direction(old, new),
+            )
+        if python_done:
+            continue  # the syntax trees already told assertions apart
+        added_text = {line.text.strip() for line in added}
+        removed_text = {line.text.strip() for line in removed}
+        for line in removed:
+            if _ASSERT_LINE.match(line.text) and line.text.strip() not in added_text:
+                found.add("assertion-removed", change.path, line=line.old_line, code=_clip(line.text))
+        for line in added:
+            if _ASSERT_LINE.match(line.text) and line.text.strip() not in removed_text:
+                found.add("assertion-added", change.path, line=line.new_line, code=_clip(line.text))
+
+
+def code_edits(files: list[FileChange], skip: set[str]) -> list[CodeEdit]:
+    """The edits of every changed text file not in `skip` (generated files, tests), most
+    telling first, at most `MAX_EDITS`."""
+    found = _Found()
+    for change in files:
+        if change.path in skip or change.binary or not change.patch:
+            continue
+        python_done = change.path.endswith((".py", ".pyi")) and _python_edits(change, found)
+        _line_edits(change, found, python_done)
+    return sorted(found.edits, key=lambda e: (_KIND_ORDER.index(e.kind), -e.count))[:MAX_EDITS]
+
+
+# Most telling first: what changes behaviour before what adjusts it.
+_KIND_ORDER: list[CodeEditKind] = [
+    "import-guard-to-platform-check",
+    "assertion-removed",
+    "raise-removed",
+    "exception-handler-removed",
+    "decorator-applied",
+    "decorator-removed",
+    "parameter-added",
+    "parameter-removed",
+    "regex-changed",
+    "constant-changed",
+    "constant-items-changed",
+    "import-guard-added",
+    "import-guard-removed",
+    "platform-check-added",
+    "raise-added",
+    "exception-handler-added",
+    "assertion-added",
+]

@@ -1,0 +1,179 @@
+"""A one-line summary built from the facts, in the reader's language: the kind of change, its
+main object and its consequence ("将 cupy-cuda13x 的约束由 <14.1.0 放宽为 !=14.1.0，放行
+14.1.1"). Used when the author's own words are in another language (an English PR read in
+Chinese) or say nothing about the whole change."""
+
+from __future__ import annotations
+
+import re
+
+from prdigest.facts_view.selection import is_private, key_files, ranked_symbols
+from prdigest.models.facts import DependencyChange, Facts, FileFact
+from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
+from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
+from prdigest.narrate.extractive.step_parts import join_more
+from prdigest.narrate.extractive.text import clean_title
+from prdigest.words import Phrases
+
+_RELAX = frozenset({"cap-to-exclusion", "cap-relaxed", "unpinned", "exclusion-removed", "floor-lowered"})
+_TIGHTEN = frozenset({"cap-added", "cap-tightened", "exclusion-added", "pinned"})
+_RAISE = frozenset({"floor-raised", "pin-changed"})
+# The title's first action word says what kind of change the author meant.
+_ACTIONS = (
+    ("restore", r"restor\w+|re-?enabl\w+|re-?land\w*|reapply\w*|bring\s+back"),
+    ("fix", r"fix\w*|correct\w*|resolv\w+|repair\w*|bug\w*|crash\w*|regression"),
+    ("remove", r"remov\w+|drop\w*|delet\w+|disabl\w+|unused"),
+    ("refactor", r"refactor\w*|mov(?:e|es|ed|ing)|renam\w+|clean\w*|simplif\w+|split\w*|extract\w*|unif\w+"),
+    ("improve", r"improv\w+|optimi[sz]\w*|speed\w*|faster|perf\w*|reduc\w+|cach\w+"),
+    ("add", r"add(?:s|ed|ing)?|introduc\w+|support\w*|implement\w*|expos\w+|enabl\w+|allow\w*|new|initial"),
+    ("change", r"updat\w+|upgrad\w+|bump\w*|chang\w+|switch\w*|replac\w+|us(?:e|es|ed|ing)|mak\w+"),
+)
+_ACTION_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _ACTIONS]
+_TYPO = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)
+_REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
+MAX_FILES = 2
+MAX_SYMBOLS = 2
+MAX_EDITS = 2  # a one-liner names the two most telling code edits
+
+
+def action(title: str) -> str:
+    """restore | fix | add | remove | refactor | improve | change: the earliest action word of the title."""
+    found = [(m.start(), name) for name, pattern in _ACTION_WORDS if (m := pattern.search(title))]
+    return min(found)[1] if found else "change"
+
+
+def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
+    """The one-line summary from the facts, or None when the facts say nothing about the change:
+    the kind of change and its object, then what the code change does (its first edits)."""
+    found = _kind_and_object(pr, facts, ph)
+    if found is None:
+        return None
+    gist, complete = found
+    if complete:
+        return gist
+    edits = edits_sentence(edits_of(facts, versions=False), ph, limit=MAX_EDITS)
+    return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+
+
+def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, bool] | None:
+    """The kind of change and its main object, and whether that says all (a revert, a
+    dependency, a version: no edit is added to it)."""
+    revert = _revert(pr, facts, ph)
+    if revert:
+        return revert, True
+    shape = change_shape(facts)
+    if shape == "empty":
+        return None
+    if shape == "dependency-only":
+        dependencies = _dependencies(facts.dependencies.changes, ph)
+        return (dependencies, True) if dependencies else None
+    version = _version(facts, ph)
+    if version:
+        return version, True
+    files = _files(key_files(facts, "full"), ph)
+    typo = _TYPO.search(pr.title) is not None
+    if shape == "docs-only":
+        return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
+    if shape == "ci-only":
+        jobs = facts.tests_ci.ci_jobs
+        if jobs:
+            shown = join_more([ph.code(j) for j in jobs[:3]], len(jobs) - 3, ph)
+            return ph.say("gist", "ci_jobs", jobs=shown), False
+        return ph.say("gist", "ci", files=files), False
+    if shape == "tests-only":
+        added = [s for s in facts.symbols.symbols if s.change == "added"]
+        if added:
+            names = [ph.code(s.name) for s in added]
+            shown = join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph)
+            return ph.say("gist", "tests_added", names=shown), False
+        return ph.say("gist", "tests", files=files), False
+    categories = {f.category for f in facts.files.files}
+    if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
+        tests = [f for f in key_files(facts, "full") if f.category == "test"]
+        return ph.say("gist", "tests", files=_files(tests, ph)), False
+    if shape in ("config-only", "non-source"):
+        return ph.say("gist", "config" if shape == "config-only" else "other", files=files), False
+    if typo:
+        return ph.say("gist", "typo", files=files), False
+    return _source(pr, facts, ph), False
+
+
+def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
+    for ref in facts.references.references:
+        if ref.relation == "reverts":
+            same = ref.repository.lower() == pr.repository.lower()
+            return ph.say("gist", "revert", ref=f"#{ref.number}" if same else f"{ref.repository}#{ref.number}")
+    match = _REVERTED_TITLE.match(pr.title)
+    if match:
+        return ph.say("gist", "revert_title", title=ph.quote(match.group("title")))
+    return None
+
+
+def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
+    if not changes:
+        return None
+    packages = list(dict.fromkeys(c.package for c in changes))
+    if len(packages) > 1:
+        shown = [ph.code(p) for p in packages[:3]]
+        return ph.say("gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - 3, ph))
+    change = changes[0]
+    if change.before is None:
+        return ph.say("gist", "dependency_added", requirement=ph.code((change.after or "").split("#")[0].strip()))
+    if change.after is None:
+        return ph.say("gist", "dependency_removed", package=ph.code(change.package))
+    kind = main_kind(change)
+    verb = "relax" if kind in _RELAX else "tighten" if kind in _TIGHTEN else "raise" if kind in _RAISE else "change"
+    any_version = ph.say("dependency", "any_version")
+    text = ph.say(
+        "gist",
+        "dependency",
+        package=change.package,
+        before=ph.code(specifier(change.before, change.package) or any_version),
+        after=ph.code(specifier(change.after, change.package) or any_version),
+        verb=ph.say("gist", f"verb-{verb}"),
+    )
+    if set(change.kinds) <= {"pin-changed", "pinned"}:
+        return text  # one exact version for another: nothing else is admitted or excluded
+    if change.newly_admitted:
+        text += ph.say("gist", "dependency_admits", versions=ph.join(change.newly_admitted[:3]))
+    if change.newly_excluded:
+        text += ph.say("gist", "dependency_excludes", versions=ph.join(change.newly_excluded[:3]))
+    return text
+
+
+def _version(facts: Facts, ph: Phrases) -> str | None:
+    """A release: the version constant is the only code that changed."""
+    versions = [e for e in facts.symbols.edits if is_version_edit(e)]
+    others = [e for e in facts.symbols.edits if e not in versions]
+    if not versions or others or facts.symbols.symbols:
+        return None
+    edit = versions[0]
+    return ph.say("gist", "version", before=ph.code(edit.params["before"]), after=ph.code(edit.params["after"]))
+
+
+def _files(files: list[FileFact], ph: Phrases) -> str:
+    shown = [ph.code(f.path) for f in files[:MAX_FILES]]
+    if len(files) > MAX_FILES:
+        return ph.say("gist", "more_files", first=ph.join(shown), count=len(files))
+    return ph.join(shown)
+
+
+def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
+    verb = ph.say("gist", f"action-{action(clean_title(pr.title))}")
+    sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
+    central = sources[0] if sources else None
+    symbols = [s for s in ranked_symbols(facts) if central is not None and s.path == central.path]
+    public = [s for s in symbols if not is_private(s.name)] or symbols
+    if central is not None and public:
+        names = [ph.code(s.name) for s in public]
+        gist = ph.say(
+            "gist",
+            "source",
+            action=verb,
+            module=ph.labels.module(central.module),
+            symbols=join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph),
+        )
+    else:
+        gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
+    return gist
