@@ -10,7 +10,7 @@ from prdigest.errors import SchemaTooNew
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Every revision this code knows, oldest first. A test checks it matches migrations/versions.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002")
+KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
 HEAD_REVISION = KNOWN_REVISIONS[-1]
 
 
