@@ -4,6 +4,7 @@ OpenAI-compatible LLM on 127.0.0.1 (fixed latency, counts calls in flight), real
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -48,8 +49,18 @@ class RedisServer:
     def start(self) -> None:
         durability = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
         self.process = subprocess.Popen(
-            [REDIS_BINARY, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *durability]
-            + ["--dir", str(self.folder)],
+            [
+                REDIS_BINARY,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                *durability,
+                "--dir",
+                str(self.folder),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -250,10 +261,8 @@ class Workers:
 
 
 def with_suppressed(call: Callable[[], object]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         call()
-    except ProcessLookupError:
-        pass
 
 
 @pytest.fixture
