@@ -71,29 +71,30 @@ def repository_lock(client: redis.Redis, repository: str) -> Iterator[bool]:
         retrying(lambda: release(keys=[name], args=[token]))
 
 
+# KEYS: the slots; ARGV: holder, limit, hold seconds. Atomic, so two workers never both
+# take the last slot; holders whose heartbeat stopped (a killed worker) age out first.
+_TAKE_SLOT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[3]))
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+    redis.call('ZADD', KEYS[1], now, ARGV[1])
+    return 1
+end
+return 0
+"""
+
+
 @contextmanager
 def llm_slot(client: redis.Redis, limit: int, *, poll: float = 0.05) -> Iterator[None]:
     """Wait for one of ``limit`` LLM slots shared by every worker, hold it, give it back.
 
-    A counting semaphore on a sorted set scored by Redis's clock: a holder is the member
-    ranked below ``limit``; members whose heartbeat stopped (a killed worker) age out.
+    A counting semaphore on a sorted set of holders scored by Redis's clock.
     """
     name = key("llm", "slots")
     ident = uuid.uuid4().hex
-
-    def try_take() -> bool:
-        now = server_time(client)
-        pipe = client.pipeline()
-        pipe.zremrangebyscore(name, "-inf", now - HOLD_SECONDS)
-        pipe.zadd(name, {ident: now})
-        pipe.zrank(name, ident)
-        rank = pipe.execute()[-1]
-        if rank is not None and int(rank) < limit:
-            return True
-        client.zrem(name, ident)
-        return False
-
-    while not retrying(try_take):
+    take = client.register_script(_TAKE_SLOT)
+    while not retrying(lambda: take(keys=[name], args=[ident, limit, HOLD_SECONDS])):
         time.sleep(poll)
     try:
         with _Heartbeat(lambda: client.zadd(name, {ident: server_time(client)}, xx=True)):
