@@ -322,3 +322,20 @@ def make_history(path: Path, prs: int) -> Path:
     from prdigest.demo.synthetic import write_synthetic_history
 
     return write_synthetic_history(path, prs, files=40, lines=40)
+
+
+def load_fake_github() -> Any:
+    """tests/sources_github/fake_github.py, loaded by path (tests are not a package)."""
+    import importlib.util
+
+    name = "prdigest_tests_sources_github_fake"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).parents[1] / "sources_github" / "fake_github.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -8,7 +8,6 @@ import time
 
 import pytest
 
-from prdigest.errors import RateLimitExceeded
 from prdigest.workers import limits
 from prdigest.workers.connection import redis_client
 from tests.workers.conftest import RedisServer
@@ -88,22 +87,19 @@ def test_a_429_seen_by_one_worker_pauses_the_other(broker: RedisServer) -> None:
     one.pause(1.0, "secondary rate limit")
     assert 0.5 < other.paused_for() <= 1.0
     assert different_token.paused_for() == 0
-    start = time.monotonic()
-    other.wait_turn()
-    assert time.monotonic() - start > 0.5
+    time.sleep(1.0)
     assert other.paused_for() == 0
     assert "token-a" not in " ".join(redis_client(broker.url).keys("*"))  # only a digest is stored
 
 
 def test_an_exhausted_budget_pauses_until_the_reset(broker: RedisServer) -> None:
     client = redis_client(broker.url)
-    gate = limits.RedisRateGate(client, "t", reserve=20, max_wait=5)
+    gate = limits.RedisRateGate(client, "t", reserve=20)
     now = float(client.time()[0])
     gate.observe(remaining=500, reset_at=now + 3000)
     assert gate.paused_for() == 0
     gate.observe(remaining=10, reset_at=now + 3000)
     assert gate.paused_for() > 2900
-    with pytest.raises(RateLimitExceeded):
-        limits.RedisRateGate(redis_client(broker.url), "t", max_wait=5).wait_turn()
+    assert limits.RedisRateGate(redis_client(broker.url), "t").paused_for() > 2900  # another worker
     gate.pause(1, "a shorter pause does not end a longer one")
     assert gate.paused_for() > 2900

@@ -18,7 +18,6 @@ from typing import Any
 
 import redis
 
-from prdigest.errors import RateLimitExceeded
 from prdigest.workers.connection import key, retrying, server_time
 
 HOLD_SECONDS = 30
@@ -107,17 +106,16 @@ class RedisRateGate:
     """A `prdigest.sources.github.gate.RateGate` shared by every worker using one token.
 
     When a response shows the window's budget down to ``reserve`` requests, or a 403/429
-    asks to wait, every worker's next request waits for the reset; a wait longer than
-    ``max_wait`` raises `RateLimitExceeded` (the sync stops, keeping what it wrote).
+    asks to wait, every worker's next request waits for the reset (the client's
+    ``max_wait`` bounds it: the sync then stops, keeping what it wrote).
     """
 
-    def __init__(self, client: redis.Redis, token: str | None, *, reserve: int = 20, max_wait: float = 900.0) -> None:
+    def __init__(self, client: redis.Redis, token: str | None, *, reserve: int = 20) -> None:
         # Keyed by a digest: the token itself never goes to Redis.
         digest = hashlib.sha256((token or "anonymous").encode()).hexdigest()[:16]
         self._client: Any = client  # redis-py types every answer as "maybe awaitable"
         self._key = key("github", digest, "paused_until")
         self._reserve = reserve
-        self._max_wait = max_wait
 
     def paused_for(self) -> float:
         """Seconds left in the current pause (0 when requests may go)."""
@@ -125,13 +123,6 @@ class RedisRateGate:
         if until is None:
             return 0.0
         return max(0.0, float(until) - retrying(lambda: server_time(self._client)))
-
-    def wait_turn(self) -> None:
-        wait = self.paused_for()
-        if wait > self._max_wait:
-            raise RateLimitExceeded(f"GitHub requests are paused for {wait:.0f} s more (shared rate limit)")
-        if wait > 0:
-            time.sleep(wait)
 
     def observe(self, remaining: int | None, reset_at: float | None) -> None:
         if remaining is not None and reset_at is not None and remaining <= self._reserve:

@@ -183,7 +183,9 @@ class GitHubClient:
         limited = 0
         while True:
             if self._gate is not None:
-                self._gate.wait_turn()
+                shared = self._gate.paused_for()
+                if shared > 0:
+                    self._wait(shared, "rate limit shared with other workers", rate_limit=True)
             self.stats.count(kind)
             try:
                 response = self._http.request(method, url, headers=headers, **kwargs)

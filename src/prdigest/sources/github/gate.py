@@ -12,8 +12,9 @@ from typing import Protocol
 
 
 class RateGate(Protocol):
-    def wait_turn(self) -> None:
-        """Block while this token's requests are paused (raise to give up instead)."""
+    def paused_for(self) -> float:
+        """Seconds this token's requests must still wait (0: go). The client waits them
+        itself, so the wait counts against its ``max_wait`` and shows in its progress."""
         ...
 
     def observe(self, remaining: int | None, reset_at: float | None) -> None:
