@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from tests.workers.conftest import RedisServer, load_fake_github
+
 from prdigest.sources.github.client import GitHubClient
 from prdigest.sources.github.config import Credentials
 from prdigest.workers.connection import redis_client
 from prdigest.workers.limits import RedisRateGate
-from tests.workers.conftest import RedisServer, load_fake_github
 
 TOKEN = "ghp_GATETEST0123456789"
 

@@ -7,10 +7,10 @@ import threading
 import time
 
 import pytest
+from tests.workers.conftest import RedisServer
 
 from prdigest.workers import limits
 from prdigest.workers.connection import redis_client
-from tests.workers.conftest import RedisServer
 
 
 def test_the_sync_lock_is_held_by_one_worker_and_freed_after(broker: RedisServer) -> None:
