@@ -203,7 +203,7 @@ def prdigest_env(db_url: str, broker_url: str | None, llm: FakeLLM | None = None
     env["PRDIGEST_DB"] = db_url
     if broker_url is not None:
         env["PRDIGEST_BROKER_URL"] = broker_url
-        env["PRDIGEST_QUEUE_VISIBILITY_TIMEOUT"] = "6"
+        env["PRDIGEST_QUEUE_VISIBILITY_TIMEOUT"] = "30"
         env["PRDIGEST_QUEUE_RETRY_DELAY"] = "1"
         env["PRDIGEST_QUEUE_MAX_RETRIES"] = "1"
     if llm is not None:
@@ -230,14 +230,14 @@ class Workers:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def start(self, *args: str) -> subprocess.Popen[bytes]:
-        log = (self.logs / f"worker-{len(self.processes)}.log").open("wb")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "prdigest", "worker", "--loglevel", "INFO", *args],
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: kill -9 takes the pool with it
-        )
+        with (self.logs / f"worker-{len(self.processes)}.log").open("wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "prdigest", "worker", "--loglevel", "INFO", *args],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: kill -9 takes the pool with it
+            )
         self.processes.append(process)
         return process
 

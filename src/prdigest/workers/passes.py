@@ -99,16 +99,19 @@ class Passes:
         retrying(lambda: self._client.set(total_key, total, ex=KEEP_SECONDS))
         self.set_status(pass_id, repository, step)
 
-    def arrive(self, pass_id: str, repository: str, step: str, member: str, *, failed: bool = False) -> bool:
-        """Record that one task of the step ended; True when that completes the step."""
+    def arrive(
+        self, pass_id: str, repository: str, step: str, member: str, *, failed: bool = False
+    ) -> tuple[bool, bool]:
+        """Record that one task of the step ended: (whether this is its first arrival,
+        whether the step is now complete)."""
         done, count, total, failed_key = self._step_keys(pass_id, repository, step)
         if failed:
             retrying(lambda: self._client.sadd(failed_key, member))
             retrying(lambda: self._client.expire(failed_key, KEEP_SECONDS))
-        _added, reached, expected = retrying(
+        added, reached, expected = retrying(
             lambda: self._arrive(keys=[done, count, total], args=[member, KEEP_SECONDS])
         )
-        return int(expected) >= 0 and int(reached) >= int(expected)
+        return bool(added), int(expected) >= 0 and int(reached) >= int(expected)
 
     def succeeded(self, pass_id: str, repository: str, step: str) -> list[str]:
         """The members that arrived without failing."""

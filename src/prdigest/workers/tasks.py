@@ -61,10 +61,10 @@ def register(app: Celery, runtime: Runtime) -> None:
             if self.step == "sync":
                 _finish(pass_id, repository, "failed", message)
             elif self.step == "analyze":
-                if passes.arrive(pass_id, repository, "analyze", str(args[2]), failed=True):
+                if passes.arrive(pass_id, repository, "analyze", str(args[2]), failed=True)[1]:
                     _open_narrate(pass_id, repository)
             elif self.step == "narrate":
-                if passes.arrive(pass_id, repository, "narrate", _narration_member(args), failed=True):
+                if passes.arrive(pass_id, repository, "narrate", _narration_member(args), failed=True)[1]:
                     _after_narrate(pass_id, repository)
             elif self.step == "publish":
                 _finish(pass_id, repository, "failed", message)
@@ -126,8 +126,9 @@ def register(app: Celery, runtime: Runtime) -> None:
         steps.analyze_pr(runtime.store(), repository, number)
         _unpark("analyze", repository, f"#{number}")
         passes = Passes(runtime.redis())
-        passes.count(pass_id, repository, "analyzed")
-        if passes.arrive(pass_id, repository, "analyze", str(number)):
+        first, complete = passes.arrive(pass_id, repository, "analyze", str(number))
+        passes.count(pass_id, repository, "analyzed", int(first))  # a re-delivery counts once
+        if complete:
             _open_narrate(pass_id, repository)
 
     @_task(app, base=Step, bind=True, name="prdigest.narrate", step="narrate")
@@ -143,9 +144,10 @@ def register(app: Celery, runtime: Runtime) -> None:
                 computed = steps.narrate_pr(store, repository, number, code, length, llm)  # type: ignore[arg-type]
         _unpark("narrate", repository, f"#{number} {lang} {length}")
         passes = Passes(runtime.redis())
-        passes.count(pass_id, repository, "narrated", int(computed))
         member = _narration_member((pass_id, repository, number, lang, length))
-        if passes.arrive(pass_id, repository, "narrate", member):
+        first, complete = passes.arrive(pass_id, repository, "narrate", member)
+        passes.count(pass_id, repository, "narrated", int(computed and first))  # a re-delivery counts once
+        if complete:
             _after_narrate(pass_id, repository)
 
     @_task(app, base=Step, bind=True, name="prdigest.publish", step="publish")
