@@ -197,10 +197,16 @@ def test_two_workers_asked_to_sync_one_repository(
     group.start("--concurrency", "1", "--queues", "sync")
     group.start("--concurrency", "1", "--queues", "sync")
     time.sleep(4)  # both idle and listening
-    first = _pass_id(run_cli(["follow", "run"], env))
-    second = _pass_id(run_cli(["follow", "run"], env))
+    from prdigest.config import load_settings
+    from prdigest.workers.app import Runtime, make_app
     from prdigest.workers.connection import redis_client
     from prdigest.workers.passes import Passes
+    from prdigest.workers.tasks import start_pass
+
+    runtime = Runtime(load_settings(env), db)
+    app = make_app(runtime)
+    first = start_pass(app, runtime, [REPOSITORY])  # two passes at once, as two schedulers might
+    second = start_pass(app, runtime, [REPOSITORY])
 
     passes = Passes(redis_client(broker.url))
     deadline = time.monotonic() + 120
