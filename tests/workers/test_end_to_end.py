@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +224,35 @@ def test_two_workers_asked_to_sync_one_repository(
 
     with Store.open(db) as store:
         assert store.count_prs(REPOSITORY) == 400
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    from tests.conftest import _postgres_database
+
+    yield from _postgres_database()
+
+
+@pytest.mark.postgres
+def test_workers_over_postgresql(
+    tmp_path: Path,
+    history: Path,
+    postgres_url: str,
+    broker: RedisServer,
+    workers: Callable[[dict[str, str]], Workers],
+) -> None:
+    """Two workers writing one PostgreSQL database make what one process makes on SQLite."""
+    single = f"sqlite:///{tmp_path / 'single.sqlite'}"
+    alone = prdigest_env(single, None)
+    run_cli(["follow", "add", REPOSITORY, "--git", str(history), "--lang", "zh,en"], alone)
+    run_cli(["follow", "run"], alone)
+    env = prdigest_env(postgres_url, broker.url)
+    run_cli(["follow", "add", REPOSITORY, "--git", str(history), "--lang", "zh,en"], env)
+    group = workers(env)
+    group.start("--concurrency", "2")
+    group.start("--concurrency", "2")
+    out = run_cli(["follow", "run", "--wait", "--timeout", "240"], env)
+    assert f"{REPOSITORY}: ok; {PRS} PRs new or updated, {PRS} analyzed, {4 * PRS} narratives written" in out, (
+        out + group.log_text()
+    )
+    assert stored_data(postgres_url) == stored_data(single)
