@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -125,24 +124,33 @@ def environment(db: Path, broker: str | None, llm: str | None = None, concurrenc
     return env
 
 
+def fresh_copy(source: Path, target: Path) -> None:
+    """Copy a database, leaving no write-ahead log of an earlier run next to the copy."""
+    for leftover in (target, target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    shutil.copy(source, target)
+
+
 @contextmanager
 def workers(env: dict[str, str], count: int, *args: str) -> Iterator[None]:
-    processes = [
-        subprocess.Popen(
-            [*PRDIGEST, "worker", *args],
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(count)
-    ]
+    logs = Path(env["PRDIGEST_DB"].removeprefix("sqlite:///")).with_suffix(".log")
+    with logs.open("wb") as log:
+        processes = [
+            subprocess.Popen(
+                [*PRDIGEST, "worker", "--loglevel", "INFO", *args],
+                env=env,
+                start_new_session=True,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            for _ in range(count)
+        ]
     try:
         wait_for_workers(env, count)
         yield
     finally:
         for process in processes:
-            os.killpg(process.pid, signal.SIGTERM)
+            process.terminate()  # the main process: a warm shutdown lets the pool finish
         for process in processes:
             process.wait()
 
@@ -186,7 +194,7 @@ def wait_past(passes: Any, pass_id: str, step: str) -> None:
 
 def analysis_rates(workdir: Path, synced: Path, prs: int) -> None:
     in_process = workdir / "inprocess.db"
-    shutil.copy(synced, in_process)
+    fresh_copy(synced, in_process)
     start = time.perf_counter()
     subprocess.run(
         [*PRDIGEST, "analyze", "--jobs", "2", "--db", str(in_process)], check=True, stdout=subprocess.DEVNULL
@@ -195,7 +203,7 @@ def analysis_rates(workdir: Path, synced: Path, prs: int) -> None:
     print(f"analyze --jobs 2 (in process)  : {seconds:7.1f} s  {prs / seconds:7.1f} PRs/s")
     for count in (1, 2):
         db = workdir / f"workers{count}.db"
-        shutil.copy(synced, db)
+        fresh_copy(synced, db)
         with redis_server(workdir) as broker:
             env = environment(db, broker)
             # A follow without a folder: the pass ends after narration (not run here).
@@ -211,13 +219,13 @@ def analysis_rates(workdir: Path, synced: Path, prs: int) -> None:
 
 def narration_rates(workdir: Path, synced: Path, narrations: int) -> None:
     analyzed = workdir / "analyzed.db"
-    shutil.copy(synced, analyzed)
+    fresh_copy(synced, analyzed)
     subprocess.run([*PRDIGEST, "analyze", "--db", str(analyzed)], check=True, stdout=subprocess.DEVNULL)
     with slow_llm() as llm:
         for concurrency in (1, 8, 32):
             count = narrations // 4 if concurrency == 1 else narrations  # 1 s per narration at 1
             db = workdir / f"narrate{concurrency}.db"
-            shutil.copy(analyzed, db)
+            fresh_copy(analyzed, db)
             with redis_server(workdir) as broker:
                 env = environment(db, broker, llm, concurrency)
                 subprocess.run([*PRDIGEST, "follow", "add", REPOSITORY, "--lang", "en"], env=env, check=True)
