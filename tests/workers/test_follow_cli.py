@@ -164,3 +164,11 @@ def test_an_unreachable_broker_is_one_clear_error(invoke: Invoke, tmp_path: Path
     code, _, err = invoke(["queue", "status"], db, PRDIGEST_BROKER_URL="amqp://127.0.0.1/")
     assert code == 8
     assert "must be Redis" in err
+
+
+def test_in_process_runs_here_even_with_a_broker(invoke: Invoke, tmp_path: Path, history: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    assert invoke(["follow", "add", REPOSITORY, "--git", str(history), "--lang", "en"], db)[0] == 0
+    code, out, err = invoke(["follow", "run", "--in-process"], db, PRDIGEST_BROKER_URL="redis://127.0.0.1:1/0")
+    assert code == 0, err
+    assert f"{REPOSITORY}: ok; 12 PRs new or updated, 12 analyzed" in out

@@ -138,9 +138,10 @@ def follow_remove(repository: str, db: str | None) -> None:
 @click.option(
     "--timeout", type=click.FloatRange(min=1), default=3600.0, show_default=True, help="Seconds --wait waits."
 )
+@click.option("--in-process", "here", is_flag=True, help="Run the pass here even when a broker is configured.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="In-process: analysis processes.")
 @db_option
-def follow_run(only: tuple[str, ...], wait: bool, timeout: float, jobs: int | None, db: str | None) -> None:
+def follow_run(only: tuple[str, ...], wait: bool, timeout: float, here: bool, jobs: int | None, db: str | None) -> None:
     """One pass over every followed repository: sync, analyze, narrate, publish what changed."""
     from prdigest.config import load_settings
     from prdigest.store.follow_store import list_follows
@@ -157,7 +158,7 @@ def follow_run(only: tuple[str, ...], wait: bool, timeout: float, jobs: int | No
         if not entries:
             click.echo("no repository is followed (add one with `prdigest follow add OWNER/NAME`)")
             return
-        if settings.queue is None:
+        if settings.queue is None or here:
             _run_here(store, entries, settings, jobs)
             return
         url = store.url
