@@ -256,6 +256,16 @@ class Workers:
                 with_suppressed(lambda p=process: os.killpg(p.pid, signal.SIGKILL))
                 process.wait(timeout=5)
 
+    def wait_ready(self, timeout: float = 120) -> None:
+        """Until every started worker answers a ping (it then takes tasks at once)."""
+        from prdigest.config import load_settings
+        from prdigest.workers.app import Runtime, make_app
+
+        app = make_app(Runtime(load_settings(self.env), self.env["PRDIGEST_DB"]))
+        deadline = time.monotonic() + timeout
+        while len(app.control.inspect(timeout=1.0).ping() or {}) < len(self.processes):
+            assert time.monotonic() < deadline, self.log_text()
+
     def log_text(self) -> str:
         return "\n".join(path.read_text(errors="replace")[-4000:] for path in sorted(self.logs.glob("worker-*.log")))
 

@@ -196,7 +196,7 @@ def test_two_workers_asked_to_sync_one_repository(
     group = workers(env)
     group.start("--concurrency", "1", "--queues", "sync")
     group.start("--concurrency", "1", "--queues", "sync")
-    time.sleep(4)  # both idle and listening
+    group.wait_ready()  # both idle and listening
     from prdigest.config import load_settings
     from prdigest.workers.app import Runtime, make_app
     from prdigest.workers.connection import redis_client
