@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command (via `make test`): make sure the services the suite needs
-# exist (Debian chromium and postgresql, installed when running as root), start a
+# exist (Debian chromium, postgresql and redis-server, installed when running as root; the
+# worker tests start their own redis-server on a free port), start a
 # throwaway PostgreSQL server on a free loopback port, run pytest, stop the server.
 set -euo pipefail
 venv="${1:-.venv}"
@@ -12,6 +13,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
 [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] || need+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || need+=(redis-server)
 if [ "${#need[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "==> installing ${need[*]} (Debian packages)"

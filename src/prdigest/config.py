@@ -23,6 +23,12 @@ Config file shape::
     retry_after = 600                       # seconds before a failed narration is tried again (doubling)
     [llm.section_models]                    # optional: a model per section
     discussion = "bigger-model"
+
+    [queue]
+    broker_url = "redis://127.0.0.1:6379/0" # or PRDIGEST_BROKER_URL; unset = everything in-process
+    visibility_timeout = 3600               # s before the task of a lost worker is delivered again
+    max_retries = 5                         # tries after the first before failed work is parked
+    retry_delay = 10                        # s before the first retry, doubling each time
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ from prdigest.errors import ConfigError
 CONFIG_ENV_VAR = "PRDIGEST_CONFIG"
 # The keys each table may hold; anything else is a typo to report, not to ignore.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
-    "": frozenset({"github", "llm"}),
+    "": frozenset({"github", "llm", "queue"}),
+    "queue": frozenset({"broker_url", "visibility_timeout", "max_retries", "retry_delay"}),
     "github": frozenset({"token", "api_url"}),
     "llm": frozenset(
         {
@@ -79,10 +86,19 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class QueueConfig:
+    broker_url: str = field(repr=False)  # may hold a password
+    visibility_timeout: int = 3600
+    max_retries: int = 5
+    retry_delay: int = 10
+
+
+@dataclass(frozen=True)
 class Settings:
     github: GitHubConfig = field(default_factory=GitHubConfig)
     llm: LLMConfig | None = None  # None: the extractive narrator only
     config_path: Path | None = None
+    queue: QueueConfig | None = None  # None: no broker, `follow run` works in-process
 
 
 def default_config_path(environ: Mapping[str, str]) -> Path:
@@ -163,7 +179,19 @@ def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | 
             section_models={str(k): str(v) for k, v in _table(llm, "section_models", path).items()},
             retry_after=float(_int(llm, "retry_after", path, 600, env.get("PRDIGEST_LLM_RETRY_AFTER"))),
         )
-    return Settings(github=github_config, llm=llm_config, config_path=path if data else None)
+    queue = _table(data, "queue", path)
+    broker_url = env.get("PRDIGEST_BROKER_URL") or _str(queue, "broker_url", path)
+    queue_config: QueueConfig | None = None
+    if broker_url:
+        queue_config = QueueConfig(
+            broker_url=broker_url,
+            visibility_timeout=_int(
+                queue, "visibility_timeout", path, 3600, env.get("PRDIGEST_QUEUE_VISIBILITY_TIMEOUT")
+            ),
+            max_retries=_int(queue, "max_retries", path, 5, env.get("PRDIGEST_QUEUE_MAX_RETRIES")),
+            retry_delay=_int(queue, "retry_delay", path, 10, env.get("PRDIGEST_QUEUE_RETRY_DELAY")),
+        )
+    return Settings(github=github_config, llm=llm_config, config_path=path if data else None, queue=queue_config)
 
 
 def _table(data: Mapping[str, Any], key: str, path: Path) -> dict[str, Any]:

@@ -12,7 +12,8 @@
     │   └── SchemaTooNew          the database was written by a newer prdigest
     ├── NotFound                  an unknown repository or pull request
     ├── AnalysisError             an analyzer failed on a record
-    └── NarrationError            the narrator could not produce a report
+    ├── NarrationError            the narrator could not produce a report
+    └── QueueError                the task queue (broker) is unreachable or misconfigured
 
 The CLI maps each to a one-line message and a non-zero exit code; the web app maps
 them to HTTP statuses. Messages never contain secrets.
@@ -73,3 +74,7 @@ class AnalysisError(PrdigestError):
 
 class NarrationError(PrdigestError):
     exit_code = 7
+
+
+class QueueError(PrdigestError):
+    exit_code = 8

@@ -261,6 +261,7 @@ def test_openapi_documents_every_json_twin(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert set(paths) == {
         "/repos.json",
+        "/queue.json",
         "/search.json",
         "/repos/{owner}/{name}.json",
         "/repos/{owner}/{name}/pulls/{number}.json",

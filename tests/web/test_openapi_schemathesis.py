@@ -23,6 +23,7 @@ from prdigest.web import create_app
 
 OPERATIONS = [
     "/repos.json",
+    "/queue.json",
     "/search.json",
     "/repos/{owner}/{name}.json",
     "/repos/{owner}/{name}/pulls/{number}.json",

@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),
     "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
     "llm": ("prdigest.cli.llm", "llm", "Check the configured LLM endpoint (llm check)."),
+    "follow": ("prdigest.cli.follow", "follow", "Follow repositories: add, list, remove, run a pass."),
+    "worker": ("prdigest.cli.worker", "worker", "Run a Celery worker for followed repositories (needs a broker)."),
+    "scheduler": ("prdigest.cli.worker", "scheduler", "Run the follow schedule (Celery beat; needs a broker)."),
+    "queue": ("prdigest.cli.worker", "queue", "Show the workers' queues: pending, running, parked."),
 }
 
 

@@ -147,3 +147,36 @@ http_cache = Table(
     Column("last_modified", String(100)),
     Column("body", Text, nullable=False),
 )
+
+# Repositories followed on a schedule (`prdigest follow`): where to sync from, how often, and
+# how the last pass went. ``location`` is a clone's path for ``git`` (None for ``github``).
+follows = Table(
+    "follows",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("repository", String(200), nullable=False, unique=True),
+    Column("source", String(10), nullable=False),  # git | github
+    Column("location", Text),
+    Column("every_seconds", Integer, nullable=False),
+    Column("languages", String(100), nullable=False),  # comma-separated language codes
+    Column("publish_dir", Text),  # where `publish` writes the site; None: the database only
+    Column("created_at", DateTime, nullable=False),
+    Column("last_run_at", DateTime),
+    Column("last_status", String(20)),  # ok | failed | busy
+    Column("last_error", Text),
+)
+
+# Work that failed after its retries and was put aside with its error (queue status, web).
+parked_tasks = Table(
+    "parked_tasks",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("task", String(40), nullable=False),  # sync | analyze | narrate | publish
+    Column("repository", String(200), nullable=False),
+    Column("subject", String(200), nullable=False),  # e.g. "#12 en brief"; "" for the repository
+    Column("error", Text, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("parked_at", DateTime, nullable=False),
+    UniqueConstraint("task", "repository", "subject", name="uq_parked_tasks_work"),
+)
+Index("ix_parked_tasks_repository", parked_tasks.c.repository)

@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from prdigest import __version__
 from prdigest.config import Settings
 from prdigest.store.store import Store
-from prdigest.web import routes_atom, routes_deps, routes_feed, routes_report, routes_repos, routes_search
+from prdigest.web import routes_atom, routes_deps, routes_feed, routes_queue, routes_report, routes_repos, routes_search
 from prdigest.web.context import WebContext, WebOptions
 from prdigest.web.errors import install_error_handlers
 from prdigest.web.negotiation import VaryAcceptMiddleware
@@ -66,7 +66,7 @@ def create_app(store: Store, settings: Settings | None = None, options: WebOptio
     )
     install_error_handlers(app)
     # Order matters: the .json routes are registered before the HTML routes they shadow.
-    for module in (routes_repos, routes_search, routes_atom, routes_deps, routes_report, routes_feed):
+    for module in (routes_repos, routes_search, routes_atom, routes_deps, routes_report, routes_feed, routes_queue):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(VaryAcceptMiddleware)

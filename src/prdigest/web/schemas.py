@@ -184,3 +184,29 @@ class DepsPackagePage(_Model):
     package: str
     lang: Lang
     entries: list[DepsEntry]
+
+
+class FollowItem(_Model):
+    repository: str
+    source: str
+    every_seconds: int
+    last_run_at: UtcDatetime | None = None
+    last_status: str | None = None
+    last_error: str | None = None
+
+
+class ParkedItem(_Model):
+    task: str
+    repository: str
+    subject: str
+    error: str
+    attempts: int
+    parked_at: UtcDatetime
+
+
+class QueuePage(_Model):
+    """Followed repositories and the work parked after its retries failed."""
+
+    lang: Lang
+    follows: list[FollowItem]
+    parked: list[ParkedItem]

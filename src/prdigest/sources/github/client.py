@@ -21,6 +21,7 @@ from prdigest import __version__
 from prdigest.errors import GitHubError, RateLimitExceeded
 from prdigest.sources.github.cache import ResponseCache
 from prdigest.sources.github.config import Credentials, graphql_url
+from prdigest.sources.github.gate import RateGate
 
 _SHA_REF = re.compile(r"[?&]ref=[0-9a-f]{40}(&|$)")
 
@@ -68,6 +69,7 @@ class GitHubClient:
         rng: random.Random | None = None,
         on_wait: WaitCallback | None = None,
         transport: httpx.BaseTransport | None = None,
+        gate: RateGate | None = None,
     ) -> None:
         self.api_url = api_url.rstrip("/")
         self.graphql_url = graphql_url(self.api_url)
@@ -80,6 +82,7 @@ class GitHubClient:
         self._backoff_base = backoff_base
         self._rng = rng or random.Random()
         self.on_wait = on_wait
+        self._gate = gate
         self.stats = RequestStats()
         self._http = httpx.Client(timeout=timeout, follow_redirects=True, transport=transport)
 
@@ -179,6 +182,10 @@ class GitHubClient:
         failures = 0
         limited = 0
         while True:
+            if self._gate is not None:
+                shared = self._gate.paused_for()
+                if shared > 0:
+                    self._wait(shared, "rate limit shared with other workers", rate_limit=True)
             self.stats.count(kind)
             try:
                 response = self._http.request(method, url, headers=headers, **kwargs)
@@ -190,10 +197,14 @@ class GitHubClient:
                     ) from None
                 self._backoff(failures, f"{type(exc).__name__}, retrying")
                 continue
+            if self._gate is not None:
+                self._gate.observe(*_budget(response))
             if response.status_code in (403, 429):
                 wait = self._rate_limit_wait(response, limited + 1)
                 if wait is not None:
                     limited += 1
+                    if self._gate is not None:
+                        self._gate.pause(wait[0], wait[1])
                     self._wait(wait[0], wait[1], rate_limit=True)
                     self.stats.retries += 1
                     continue
@@ -257,6 +268,19 @@ class GitHubClient:
     def _scrub(self, text: str) -> str:
         token = self._credentials.token
         return text.replace(token, "***") if token else text
+
+
+def _budget(response: httpx.Response) -> tuple[int | None, float | None]:
+    """The rate-limit headers: requests remaining, and when the window resets (epoch s)."""
+    try:
+        remaining = int(response.headers["x-ratelimit-remaining"])
+    except (KeyError, ValueError):
+        remaining = None
+    try:
+        reset_at = float(response.headers["x-ratelimit-reset"])
+    except (KeyError, ValueError):
+        reset_at = None
+    return remaining, reset_at
 
 
 def _json_or_error(body: str, url: str) -> Any:
