@@ -116,3 +116,19 @@ def search_current(connection: sqlite3.Connection, repository: str | None) -> bo
         return False
     orphan = connection.execute("SELECT 1 FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests) LIMIT 1")
     return orphan.fetchone() is None
+
+
+def cached_report(
+    connection: sqlite3.Connection, repository: str, number: int, lang: str, length: str, fmt: str, code: str
+) -> str | None:
+    """The rendered report stored for these choices by this code (``code``, its fingerprint)
+    while nothing has been written to the database since (the epoch has not moved), else None."""
+    row = connection.execute(
+        "SELECT c.body FROM report_cache c "
+        "JOIN pull_requests p ON p.id = c.pull_request_id "
+        "JOIN repositories r ON r.id = p.repository_id "
+        "WHERE r.full_name = ? AND p.number = ? AND c.lang = ? AND c.length = ? AND c.format = ? "
+        "AND c.code = ? AND c.epoch = (SELECT value FROM report_epoch WHERE id = 1)",
+        (repository, number, lang, length, fmt, code),
+    ).fetchone()
+    return None if row is None else str(row[0])
