@@ -10,7 +10,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from prdigest.store.database import default_database_path, make_engine, resolve_database_url
+    from prdigest.store.database import make_engine, resolve_database_url
+    from prdigest.store.quick import default_database_path
     from prdigest.store.store import PRSummary, Store, UpsertStats
 
 __all__ = ["PRSummary", "Store", "UpsertStats", "default_database_path", "make_engine", "resolve_database_url"]
@@ -19,7 +20,7 @@ _WHERE = {
     "PRSummary": "prdigest.store.store",
     "Store": "prdigest.store.store",
     "UpsertStats": "prdigest.store.store",
-    "default_database_path": "prdigest.store.database",
+    "default_database_path": "prdigest.store.quick",
     "make_engine": "prdigest.store.database",
     "resolve_database_url": "prdigest.store.database",
 }
