@@ -53,3 +53,11 @@ def test_every_format_renders(seeds: Any) -> None:
         assert str(pr.number) in fmt.render(built), fmt.name
     for feed_fmt in FEED_FORMATS.values():
         assert str(pr.number) in feed_fmt.render(reading), feed_fmt.name
+
+
+def test_light_format_names_are_the_registry_names() -> None:
+    from prdigest.render.format_names import FEED_FORMAT_NAMES, REPORT_FORMAT_NAMES
+    from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
+
+    assert tuple(REPORT_FORMATS) == REPORT_FORMAT_NAMES
+    assert tuple(FEED_FORMATS) == FEED_FORMAT_NAMES

@@ -50,6 +50,13 @@ def analyze(
     Only PRs whose record or analyzers changed since their last analysis are analyzed,
     unless --all is given.
     """
+    if not force and rules is None and versions_source is None and since is None:
+        from prdigest.pipeline.quick import nothing_to_analyze
+
+        current = nothing_to_analyze(db, repository)
+        if current is not None:  # what the full path below would print, without loading it
+            click.echo(f"analyzed {plural(0, 'pull request')} ({current} already current)")
+            return
     from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
 
     from_index = versions_source is not None and versions_source.startswith(("http://", "https://"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -13,10 +13,12 @@ from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NarrationError, NotFound
-from prdigest.models.narrative import Length
-from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS, feed_format, report_format
+from prdigest.render.format_names import FEED_FORMAT_NAMES, REPORT_FORMAT_NAMES
 from prdigest.text import printable
 from prdigest.words import Lang, languages
+
+if TYPE_CHECKING:
+    from prdigest.models.narrative import Length
 
 
 def _llm(no_llm: bool) -> LLMConfig | None:
@@ -51,7 +53,7 @@ _out = click.option(
 @click.argument("ref", metavar="OWNER/NAME#N")
 @click.option("--length", type=click.Choice(["full", "brief"]), default="full", show_default=True)
 @lang_option()
-@click.option("--format", "fmt", type=click.Choice(list(REPORT_FORMATS)), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(REPORT_FORMAT_NAMES)), default="md", show_default=True)
 @_no_llm
 @_refresh
 @_out
@@ -60,13 +62,20 @@ def report(
     ref: str, length: str, lang: Lang, fmt: str, no_llm: bool, refresh: bool, out: Path | None, db: str | None
 ) -> None:
     """Write the full or brief report of one pull request."""
-    from prdigest.pipeline.report import report_for
-
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
+    if llm is None and not refresh:
+        from prdigest.pipeline.quick import cached_report
+
+        cached = cached_report(db, repository, number, lang, length, fmt)
+        if cached is not None:
+            _write(cached, out)
+            return
+    from prdigest.pipeline.report import rendered_report
+
     with open_store(db, "read") as store:
-        built = report_for(store, repository, number, lang, cast(Length, length), llm, refresh=refresh)
-    _write(report_format(fmt).render(built), out)
+        text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
+    _write(text, out)
 
 
 @click.command("feed")
@@ -74,7 +83,7 @@ def report(
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @lang_option()
-@click.option("--format", "fmt", type=click.Choice(list(FEED_FORMATS)), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(FEED_FORMAT_NAMES)), default="md", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N items.")
 @_no_llm
 @_refresh
@@ -95,6 +104,7 @@ def feed(
     """Write a repository's reading feed, newest first."""
     from prdigest.pipeline.item_failures import failure_summary
     from prdigest.pipeline.report import failed_items, feed_for
+    from prdigest.render.formats import feed_format
 
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))

@@ -8,8 +8,6 @@ analyzes nothing.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -17,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
-from prdigest.models.facts import FACTS_SCHEMA_VERSION, Facts
+from prdigest.analyzers.versions import DEFAULT_VERSIONS, facts_key
+from prdigest.models.facts import Facts
 from prdigest.pipeline.lineage import LineageStats, link_repository
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
@@ -41,9 +40,10 @@ def default_registry() -> Registry:
     return build()
 
 
-def facts_cache_key(record_hash: str, registry: Registry) -> str:
-    versions = json.dumps({"schema": FACTS_SCHEMA_VERSION, **registry.versions()}, sort_keys=True)
-    return f"{record_hash[:32]}:{hashlib.sha256(versions.encode()).hexdigest()[:16]}"
+def facts_cache_key(record_hash: str, registry: Registry | None = None) -> str:
+    """The key under which facts of this record by ``registry`` (default: the default
+    analyzers, by their declared versions, without importing them) are current."""
+    return facts_key(record_hash, DEFAULT_VERSIONS if registry is None else registry.versions())
 
 
 def analyze_stored(
@@ -66,7 +66,6 @@ def analyze_stored(
     a page at a time; ``jobs`` worker processes (default: one per CPU) share the analysis
     when there are enough PRs to repay their start-up, else it runs in this process.
     """
-    registry = registry or default_registry()
     context = context or AnalysisContext()
     states = analysis_states(store, repository)
     if wanted is not None:
@@ -88,6 +87,7 @@ def analyze_stored(
     todo.sort(key=lambda item: names[item[0]])
     if not todo:
         return stats
+    registry = registry or default_registry()  # imported only when there is something to analyze
     from prdigest.pipeline import analyze_workers as workers
 
     def read(ids: Sequence[int]) -> dict[int, str]:
@@ -139,7 +139,6 @@ def ensure_facts(
     context: AnalysisContext | None = None,
 ) -> Facts:
     """The PR's current facts: from the cache, or analyzed and stored now."""
-    registry = registry or default_registry()
     states = analysis_states(store, repository, number)
     if not states:
         from prdigest.errors import NotFound
@@ -151,6 +150,7 @@ def ensure_facts(
         cached = get_facts(store, repository, number)
         if cached is not None:
             return cached
+    registry = registry or default_registry()
     result = run_all(store.get_pr(repository, number), registry, context or AnalysisContext())
     save_facts(store, state.pull_request_id, result, key)
     return result

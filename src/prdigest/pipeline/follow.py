@@ -16,7 +16,7 @@ from pathlib import Path
 
 from prdigest.config import LLMConfig, Settings
 from prdigest.models.narrative import Length
-from prdigest.pipeline.analyze import analyze_stored, default_registry, ensure_facts, facts_cache_key
+from prdigest.pipeline.analyze import analyze_stored, ensure_facts, facts_cache_key
 from prdigest.pipeline.publish import LENGTHS, Published, publish_site
 from prdigest.pipeline.report import current_facts
 from prdigest.pipeline.sync import sync_source
@@ -109,11 +109,10 @@ def _sync_github(
 def stale_numbers(store: Store, repository: str) -> list[int]:
     """The repository's PRs whose facts are missing or were made from another record or
     other analyzer versions, oldest first."""
-    registry = default_registry()
     return sorted(
         state.number
         for state in analysis_states(store, repository)
-        if state.cache_key != facts_cache_key(state.record_hash, registry)
+        if state.cache_key != facts_cache_key(state.record_hash)
     )
 
 

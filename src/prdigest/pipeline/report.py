@@ -188,3 +188,38 @@ def failed_items(feed: Feed) -> list[ItemFailure]:
     return [
         ItemFailure(item.number, item.paragraph.removeprefix(prefix)) for item in feed.items if item.verdict is None
     ]
+
+
+def rendered_report(
+    store: Store,
+    repository: str,
+    number: int,
+    lang: Lang,
+    length: Length,
+    fmt: str,
+    llm: LLMConfig | None,
+    *,
+    refresh: bool = False,
+) -> str:
+    """The report rendered in ``fmt``; without an LLM it is also stored for
+    `prdigest.pipeline.quick.cached_report` (SQLite), under the epoch its inputs were read in.
+
+    Making a report may write (facts analyzed now, a narrative cached), which moves the epoch:
+    it is then made once more from what is now stored, and kept if nobody wrote meanwhile."""
+    from prdigest.pipeline.quick import code_fingerprint
+    from prdigest.render.formats import report_format
+    from prdigest.store.report_cache_store import report_epoch, save_report
+
+    render = report_format(fmt).render
+    epoch = report_epoch(store) if llm is None else None
+    text = render(report_for(store, repository, number, lang, length, llm, refresh=refresh))
+    if epoch is None:
+        return text
+    now = report_epoch(store)
+    if now is None:
+        return text
+    if now != epoch:
+        epoch = now
+        text = render(report_for(store, repository, number, lang, length, llm))
+    save_report(store, repository, number, (lang, length, fmt), code_fingerprint(), epoch, text)
+    return text

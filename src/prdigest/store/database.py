@@ -25,18 +25,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from prdigest.errors import ConfigError, StoreError
+from prdigest.store.quick import DB_ENV_VAR, default_database_path
 
-DB_ENV_VAR = "PRDIGEST_DB"
 # How long a writer waits for another one's transaction before giving up (SQLite).
 BUSY_TIMEOUT_MS = 60_000
 _WRITE_OPTION = "prdigest_write"
-
-
-def default_database_path() -> Path:
-    """``prdigest.db`` in the user's data directory (XDG on Linux)."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("prdigest", appauthor=False)) / "prdigest.db"
 
 
 def resolve_database_url(db: str | None, environ: Mapping[str, str] | None = None) -> str:

@@ -13,11 +13,10 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 from prdigest.errors import SchemaTooNew
 from prdigest.store.database import migration_lock
+from prdigest.store.revisions import HEAD_REVISION, KNOWN_REVISIONS
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
-# Every revision this code knows, oldest first. A test checks it matches migrations/versions.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
-HEAD_REVISION = KNOWN_REVISIONS[-1]
+__all__ = ["HEAD_REVISION", "KNOWN_REVISIONS", "current_revision", "downgrade", "needs_upgrade", "upgrade"]
 
 
 def current_revision(connection: Connection) -> str | None:

@@ -26,6 +26,7 @@ from sqlalchemy import Connection, bindparam, text
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
+from prdigest.store.quick import search_stamp as _stamp
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
@@ -160,10 +161,6 @@ def _stamp_query(store: Store, repository: str | None, number: int | None, ids: 
         """
     )
     return statement.bindparams(bindparam("ids", expanding=True)) if ids else statement
-
-
-def _stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:
-    return f"{record_hash[:32]}:{facts_key or '-'}:{count or 0}.{last_id or 0}"
 
 
 def reindex(store: Store, repository: str | None = None) -> ReindexStats:

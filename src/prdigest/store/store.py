@@ -33,6 +33,7 @@ from prdigest.store.database import (
     write_transaction,
 )
 from prdigest.store.failures import DATABASE_ERRORS, as_store_error
+from prdigest.store.quick import writable
 from prdigest.store.schema import pull_requests, repositories, sync_states
 from prdigest.store.upsert import insert_rows
 
@@ -103,7 +104,7 @@ class Store:
                 if not create:
                     raise StoreError(f"no database at {path}: `prdigest sync` or `prdigest import` creates it")
                 _make_folder(path)
-            elif not _writable(path):
+            elif not writable(path):
                 if not read_only_ok:
                     raise StoreError(f"{path} is read-only ({_why_read_only(path)}): this command writes to it")
                 access = _read_only_access(path)
@@ -403,15 +404,6 @@ def _make_folder(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create the database folder {path.parent}: {exc.strerror}") from exc
-
-
-def _writable(path: Path) -> bool:
-    """Whether this process can write the SQLite file and the -wal/-shm files beside it."""
-    if not os.access(path, os.W_OK):
-        return False
-    if os.access(path.parent, os.W_OK):
-        return True
-    return all(os.access(f"{path}{suffix}", os.W_OK) for suffix in ("-wal", "-shm"))
 
 
 def _why_read_only(path: Path) -> str:

@@ -1,0 +1,42 @@
+"""The default analyzers' versions, declared without importing them, and the facts cache key.
+
+Deciding whether stored facts are current needs only these strings, not the analyzers: their
+modules compile hundreds of patterns and build parsers, most of the start-up of a
+``prdigest analyze`` with nothing new and of a ``prdigest report``. Standard library only, so
+those paths stay light. `tests/analyzers/test_versions.py` checks that this table equals the
+real registry's (`prdigest.analyzers.defaults`) and that `FACTS_SCHEMA` equals
+`prdigest.models.facts.FACTS_SCHEMA_VERSION`: bump the version here with the analyzer's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+
+# Equal to prdigest.models.facts.FACTS_SCHEMA_VERSION (not imported: that module loads pydantic).
+FACTS_SCHEMA = 2
+
+# name -> version of every analyzer in DEFAULT_ANALYZER_MODULES.
+DEFAULT_VERSIONS: Mapping[str, str] = {
+    "coverage": "1",
+    "files": "2",
+    "tests_ci": "4",
+    "dependencies": "3",
+    "symbols": "3",
+    "references": "5",
+    "discussion": "3",
+    "risks": "5",
+    "verdict": "5",
+}
+
+
+def versions_digest(versions: Mapping[str, str]) -> str:
+    """The part of a facts cache key that names the analyzers (and the facts schema)."""
+    text = json.dumps({"schema": FACTS_SCHEMA, **versions}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def facts_key(record_hash: str, versions: Mapping[str, str] = DEFAULT_VERSIONS) -> str:
+    """The cache key of facts made from a record (its hash) by analyzers of these versions."""
+    return f"{record_hash[:32]}:{versions_digest(versions)}"

@@ -1,0 +1,134 @@
+"""SQLite-only reads for the start-up-bound commands, with the standard library's sqlite3.
+
+``prdigest analyze`` with nothing new and ``prdigest report`` of a cached report are decided
+by a few queries; loading SQLAlchemy (and the pydantic models) would cost several times the
+work. Every function here answers None (or False) when it cannot decide — another database,
+a missing or read-only file, an older schema, any SQLite error — and the caller then takes
+the normal path through `prdigest.store.Store`, which does the same work (and reports the
+same errors) in full. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from prdigest.store.revisions import HEAD_REVISION
+
+DB_ENV_VAR = "PRDIGEST_DB"
+BUSY_TIMEOUT_S = 60.0
+
+
+def default_database_path() -> Path:
+    """``prdigest.db`` in the user's data directory (XDG on Linux)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("prdigest", appauthor=False)) / "prdigest.db"
+
+
+def writable(path: Path) -> bool:
+    """Whether this process can write the SQLite file and the -wal/-shm files beside it."""
+    if not os.access(path, os.W_OK):
+        return False
+    if os.access(path.parent, os.W_OK):
+        return True
+    return all(os.access(f"{path}{suffix}", os.W_OK) for suffix in ("-wal", "-shm"))
+
+
+def sqlite_path(db: str | None, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The existing SQLite file ``--db``/``PRDIGEST_DB``/the default names, or None (a URL, a
+    missing file, a folder: the normal path resolves those and says what is wrong)."""
+    env = os.environ if environ is None else environ
+    value = db or env.get(DB_ENV_VAR) or str(default_database_path())
+    if "://" in value:
+        return None
+    path = Path(value).expanduser()
+    return path.resolve() if path.is_file() else None
+
+
+@contextmanager
+def reading(path: Path) -> Iterator[sqlite3.Connection | None]:
+    """A connection reading ``path`` in one snapshot, or None when the file cannot be read
+    this way or its schema is not this prdigest's."""
+    try:
+        if writable(path):
+            connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        else:
+            connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error:
+        yield None
+        return
+    with closing(connection):
+        try:
+            connection.execute("BEGIN")
+            if _revision(connection) != HEAD_REVISION:
+                yield None
+                return
+        except sqlite3.Error:
+            yield None
+            return
+        yield connection
+
+
+def _revision(connection: sqlite3.Connection) -> str | None:
+    found = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
+    if found.fetchone() is None:
+        return None
+    row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    return None if row is None else str(row[0])
+
+
+def analysis_keys(connection: sqlite3.Connection, repository: str | None) -> list[tuple[str, str | None]]:
+    """(record hash, cache key of the stored facts or None) of every PR, or a repository's:
+    the same rows as `prdigest.store.facts_store.analysis_states`."""
+    sql = (
+        "SELECT p.record_hash, f.cache_key FROM pull_requests p "
+        "JOIN repositories r ON r.id = p.repository_id "
+        "LEFT JOIN facts f ON f.pull_request_id = p.id"
+    )
+    rows = connection.execute(sql + " WHERE r.full_name = ?", (repository,)) if repository else connection.execute(sql)
+    return [(str(row[0]), None if row[1] is None else str(row[1])) for row in rows]
+
+
+def search_stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:
+    """What a search row was built from (`prdigest.store.search_store` rebuilds a row whose
+    stamp differs): the record, the facts and the PR's narratives."""
+    return f"{record_hash[:32]}:{facts_key or '-'}:{count or 0}.{last_id or 0}"
+
+
+def search_current(connection: sqlite3.Connection, repository: str | None) -> bool:
+    """Whether `search_store.reindex(store, repository)` would change nothing: every PR's row
+    is current and no row is left of a deleted PR."""
+    sql = """
+        SELECT p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
+        FROM pull_requests p
+        JOIN repositories r ON r.id = p.repository_id
+        LEFT JOIN facts f ON f.pull_request_id = p.id
+        LEFT JOIN (SELECT pull_request_id, COUNT(*) AS count, MAX(id) AS last_id
+                   FROM narratives GROUP BY pull_request_id) n ON n.pull_request_id = p.id
+        LEFT JOIN pr_search s ON s.rowid = p.id
+    """
+    rows = connection.execute(sql + " WHERE r.full_name = ?", (repository,)) if repository else connection.execute(sql)
+    if any(row[4] != search_stamp(str(row[0]), row[1], row[2], row[3]) for row in rows):
+        return False
+    orphan = connection.execute("SELECT 1 FROM pr_search WHERE rowid NOT IN (SELECT id FROM pull_requests) LIMIT 1")
+    return orphan.fetchone() is None
+
+
+def cached_report(
+    connection: sqlite3.Connection, repository: str, number: int, lang: str, length: str, fmt: str, code: str
+) -> str | None:
+    """The rendered report stored for these choices by this code (``code``, its fingerprint)
+    while nothing has been written to the database since (the epoch has not moved), else None."""
+    row = connection.execute(
+        "SELECT c.body FROM report_cache c "
+        "JOIN pull_requests p ON p.id = c.pull_request_id "
+        "JOIN repositories r ON r.id = p.repository_id "
+        "WHERE r.full_name = ? AND p.number = ? AND c.lang = ? AND c.length = ? AND c.format = ? "
+        "AND c.code = ? AND c.epoch = (SELECT value FROM report_epoch WHERE id = 1)",
+        (repository, number, lang, length, fmt, code),
+    ).fetchone()
+    return None if row is None else str(row[0])
