@@ -16,7 +16,7 @@ from prdigest.store.database import migration_lock
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 # Every revision this code knows, oldest first. A test checks it matches migrations/versions.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
+KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004", "0005")
 HEAD_REVISION = KNOWN_REVISIONS[-1]
 
 

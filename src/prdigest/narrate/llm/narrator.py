@@ -41,6 +41,7 @@ from prdigest.models.narrative import (
     ThreadLine,
 )
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.llm.capabilities import CapabilityMemory
 from prdigest.narrate.llm.client import CallStats, ChatClient
 from prdigest.narrate.llm.language_check import language_problem
 from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, retry_message
@@ -67,9 +68,18 @@ class NarrationJob:
 
 
 class LLMNarrator:
-    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        memory: CapabilityMemory | None = None,
+    ) -> None:
+        """`memory` keeps what the endpoint accepts (the pipeline passes the store's, so it
+        is remembered across runs); without it, for this narrator's life."""
         self._config = config
         self._sleep = sleep
+        self._memory = memory
         self._client: ChatClient | None = None
         self._lock = threading.Lock()
 
@@ -167,7 +177,7 @@ class LLMNarrator:
     def _get_client(self) -> ChatClient:
         with self._lock:
             if self._client is None:
-                self._client = ChatClient(self._config, sleep=self._sleep)
+                self._client = ChatClient(self._config, sleep=self._sleep, memory=self._memory)
             return self._client
 
     def _ask(
