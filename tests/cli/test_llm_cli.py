@@ -192,3 +192,53 @@ def test_llm_check_without_a_database_remembers_nothing(server: FakeLLMServer, t
     assert result.returncode == 0, result.stderr
     assert "nothing: no database yet" in result.stdout
     assert not (tmp_path / "absent.db").exists()
+
+
+def schema_answer(paragraph: str) -> Any:
+    """A schema-following server whose feed paragraph is `paragraph`."""
+
+    def answer(payload: dict[str, Any]) -> Scripted:
+        schema = payload["response_format"]["json_schema"]["schema"]
+        values: dict[str, Any] = {}
+        for name, node in schema["properties"].items():
+            if node["type"] == "array":
+                values[name] = []
+            elif node["type"] == "object":
+                values[name] = dict.fromkeys(node["properties"], "Some effect.")
+            else:
+                values[name] = "The parser strips its input."
+        if "feed_paragraph" in values:
+            values["feed_paragraph"] = paragraph
+        return completion(json.dumps(values))
+
+    return answer
+
+
+def test_publish_refresh_narrates_again_even_when_cached(server: FakeLLMServer, tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# widgets\n"}, "Initial commit")
+    repo.squash_pr(1, "Add the parser", {"widgets/parser.py": "def parse(text):\n    return text\n"})
+    repo.squash_pr(2, "Strip input", {"widgets/parser.py": "def parse(text):\n    return text.strip()\n"})
+    db = tmp_path / "db.sqlite"
+    env = env_for(server, tmp_path)
+    assert run(["sync", "git", str(repo.path), "--repo", REPO, "--db", str(db)], env).returncode == 0
+    site = tmp_path / "site"
+    publish = ["publish", REPO, "--out", str(site), "--lang", "en", "--db", str(db)]
+
+    server.respond = schema_answer("First paragraph of the model.")
+    assert run(publish, env).returncode == 0
+    first_calls = len(server.requests)
+    assert first_calls == 4  # 2 PRs x (full, brief)
+    assert "First paragraph of the model." in (site / "feed.en.md").read_text(encoding="utf-8")
+
+    server.respond = schema_answer("Second paragraph of the model.")
+    assert run(publish, env).returncode == 0
+    assert len(server.requests) == first_calls  # cached: no call
+    assert "First paragraph" in (site / "feed.en.md").read_text(encoding="utf-8")
+
+    refreshed = run([*publish, "--refresh"], env)
+    assert refreshed.returncode == 0, refreshed.stderr
+    assert len(server.requests) == 2 * first_calls  # every narrative once more, no more
+    feed = (site / "feed.en.md").read_text(encoding="utf-8")
+    assert "Second paragraph of the model." in feed
+    assert "First paragraph" not in feed
