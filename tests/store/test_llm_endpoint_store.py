@@ -21,7 +21,8 @@ def test_records_are_saved_replaced_listed_and_forgotten(db_url: str) -> None:
         llm_endpoint_store.save_endpoint(store, first)
         got = llm_endpoint_store.get_endpoint(store, URL, "m")
         assert got == first
-        assert got is not None and got.updated_at is not None
+        assert got is not None
+        assert got.updated_at is not None
         second = EndpointRecord(URL, "m", "none", "max_completion_tokens", None, ())
         llm_endpoint_store.save_endpoint(store, second)
         llm_endpoint_store.save_endpoint(store, EndpointRecord(URL, "other", None, "max_tokens", False))

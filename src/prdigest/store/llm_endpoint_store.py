@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import ColumnElement, and_, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from prdigest.store.schema import llm_endpoints
@@ -28,7 +28,7 @@ class EndpointRecord:
     updated_at: datetime | None = field(default=None, compare=False)  # naive UTC
 
 
-def _where(base_url: str, model: str) -> object:
+def _where(base_url: str, model: str) -> ColumnElement[bool]:
     return and_(llm_endpoints.c.base_url == base_url, llm_endpoints.c.model == model)
 
 
@@ -59,7 +59,7 @@ def save_endpoint(store: Store, record: EndpointRecord) -> None:
     }
     where = _where(record.base_url, record.model)
     with store._write() as connection:
-        done = connection.execute(update(llm_endpoints).where(where).values(**values))  # type: ignore[arg-type]
+        done = connection.execute(update(llm_endpoints).where(where).values(**values))
         if done.rowcount:
             return
     try:
@@ -74,7 +74,7 @@ def forget_endpoint(store: Store, base_url: str, model: str) -> bool:
     if store.read_only:
         return False
     with store._write() as connection:
-        done = connection.execute(delete(llm_endpoints).where(_where(base_url, model)))  # type: ignore[arg-type]
+        done = connection.execute(delete(llm_endpoints).where(_where(base_url, model)))
     return bool(done.rowcount)
 
 

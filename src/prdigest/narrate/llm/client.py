@@ -180,6 +180,7 @@ class ChatClient:
         model: str,
         stats: CallStats,
         schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
     ) -> ChatAnswer:
         """One answer for `messages`, retried per the module's policy; counts into `stats`.
 
@@ -200,7 +201,7 @@ class ChatClient:
             started = time.monotonic()
             stats.calls += 1
             try:
-                response = self._create(messages, model, fmt, token_param, schema)
+                response = self._create(messages, model, fmt, token_param, schema, max_tokens)
             except openai.RateLimitError as exc:
                 stats.seconds += time.monotonic() - started
                 wait = retry_after_seconds(_headers(exc))
@@ -261,9 +262,7 @@ class ChatClient:
             stats.seconds += time.monotonic() - started
             answer = _answer(response)
             # Remember what worked: the next call (and the next run) asks for it first.
-            self._learn(
-                model, fmt if schema is not None else None, token_param, answer.tokens_in is not None, rejected
-            )
+            self._learn(model, fmt if schema is not None else None, token_param, answer.tokens_in is not None, rejected)
             return answer
 
     def _create(
@@ -273,8 +272,12 @@ class ChatClient:
         fmt: ResponseFormat,
         token_param: TokenParam,
         schema: dict[str, Any] | None,
+        max_tokens: int | None,
     ) -> Any:
-        extra: dict[str, Any] = {token_param: self._config.max_output_tokens}
+        limit = (
+            self._config.max_output_tokens if max_tokens is None else min(max_tokens, self._config.max_output_tokens)
+        )
+        extra: dict[str, Any] = {token_param: limit}
         if fmt == "json_schema" and schema is not None:
             extra["response_format"] = {
                 "type": "json_schema",
