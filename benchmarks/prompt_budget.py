@@ -7,7 +7,10 @@ most pr-agent's median per class, with 100% of the facts, the PR body and the re
 present and every changed file named; never over the budget (default 16,000 tokens).
 
 Per class it prints the median estimated prompt tokens, the anchor, and the share of PRs
-whose facts / body / threads reached the prompt in full, and the share of files named.
+whose facts / body / threads reached the prompt in full, and the share of files named. For
+the large class it also prints how many PRs need file-group summaries (their diff does not
+fit even compressed) and the calls they would use (groups + the final call; ``--group-calls``
+caps the groups), with the largest group prompt, which must stay within the budget too.
 
 Run on a real history (a database ``prdigest sync`` + ``analyze`` wrote; it is copied, never
 written): ``.venv/bin/python benchmarks/prompt_budget.py --db /work/base/encode+httpx.db``.
@@ -30,6 +33,7 @@ from prdigest.models.facts import Facts, FileFact, FilesFacts, SymbolChange, Sym
 from prdigest.models.narrative import RelatedNote
 from prdigest.models.pullrequest import FileChange, PullRequest
 from prdigest.narrate.extractive import narrate_extractive
+from prdigest.narrate.llm.groups import group_messages, groups_room, plan_groups
 from prdigest.narrate.llm.prompt import _discussion_text, _facts_text, _related, build_prompt, clean_body
 from prdigest.words import Lang
 
@@ -65,6 +69,9 @@ class Measured:
     diff_lines: list[float] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     over_budget: int = 0
+    grouped: int = 0  # PRs that need file-group summaries
+    calls: list[int] = field(default_factory=list)  # calls of those PRs (groups + the final one)
+    group_tokens: list[int] = field(default_factory=list)  # each group prompt's tokens
 
 
 def _hunk(rng: random.Random, start: int, added: int, removed: int, indent: str) -> str:
@@ -128,11 +135,30 @@ def size_class(n_files: int) -> str | None:
     return next((name for name, low, high, _ in CLASSES if low <= n_files <= high), None)
 
 
-def measure(pr: PullRequest, facts: Facts, related: list[RelatedNote], lang: Lang, budget: int, into: Measured) -> None:
+def measure(
+    pr: PullRequest,
+    facts: Facts,
+    related: list[RelatedNote],
+    lang: Lang,
+    budget: int,
+    into: Measured,
+    group_calls: int = 4,
+) -> None:
     lists = narrate_extractive(pr, facts, related, lang, "full")
     started = time.perf_counter()
     prompt = build_prompt(pr, facts, related, lang, "full", budget=budget, lists=lists)
     into.seconds.append(time.perf_counter() - started)
+    if prompt.digest.diff_left_out and group_calls > 0:
+        # What the narrator does (narrator._summarize_groups): plan with the room kept.
+        room = groups_room(budget)
+        planned = build_prompt(pr, facts, related, lang, "full", budget=budget, lists=lists, groups_room=room)
+        groups = plan_groups(pr, facts, planned.digest.diff_left_out, budget, group_calls)
+        into.grouped += 1
+        into.calls.append(len(groups) + 1)
+        for group in groups:
+            _messages, tokens = group_messages(pr, facts, group, lang, budget, planned.boundary)
+            into.group_tokens.append(tokens)
+            into.over_budget += tokens > budget
     user = prompt.messages[1]["content"]
     into.tokens.append(prompt.tokens)
     into.over_budget += prompt.tokens > budget
@@ -174,6 +200,7 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=16000, help="[llm] token_budget")
     parser.add_argument("--db", type=Path, default=None, help="a synced and analyzed history (read from a copy)")
     parser.add_argument("--limit", type=int, default=400, help="newest PRs to measure from --db")
+    parser.add_argument("--group-calls", type=int, default=4, help="[llm] group_calls")
     args = parser.parse_args()
     classes: dict[str, Measured] = {name: Measured() for name, *_ in CLASSES}
     if args.db is not None:
@@ -185,7 +212,7 @@ def main() -> int:
     for pr, facts, related in items:
         name = size_class(max(len(pr.files), pr.changed_files_count or 0))
         if name is not None:
-            measure(pr, facts, related, args.lang, args.budget, classes[name])
+            measure(pr, facts, related, args.lang, args.budget, classes[name], args.group_calls)
     print(f"{source}; lang={args.lang} budget={args.budget:,}; tokens are the offline estimate (conservative)")
     print(
         f"{'class':<7} {'PRs':>4} {'median':>7} {'pr-agent':>9} {'max':>7} {'facts':>6} {'body':>6} {'threads':>8}"
@@ -212,6 +239,16 @@ def main() -> int:
                 failures.append(f"{name}: {what} cut in {len(values) - sum(values)} of {len(values)} PRs")
         if any(share < 1 for share in m.named) and name != "large":
             failures.append(f"{name}: a file not named")
+    large = classes["large"]
+    if large.tokens:
+        if large.grouped:
+            print(
+                f"large: {large.grouped} of {len(large.tokens)} PRs need file-group summaries"
+                f" (cap {args.group_calls}); calls per PR: median {statistics.median(large.calls):g},"
+                f" max {max(large.calls)}; largest group prompt {max(large.group_tokens, default=0):,} tokens"
+            )
+        else:
+            print(f"large: none of {len(large.tokens)} PRs needs file-group summaries (1 call each)")
     print("all targets met" if not failures else "MISSED:\n  " + "\n  ".join(failures))
     return 1 if failures else 0
 

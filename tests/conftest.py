@@ -44,7 +44,7 @@ def _postgres_database() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
     """A URL of an empty database, once on SQLite and once on PostgreSQL."""
     if request.param == "sqlite":

@@ -21,6 +21,7 @@ Config file shape::
     timeout = 120                           # seconds per call
     concurrency = 4                         # PRs narrated at once
     retry_after = 600                       # seconds before a failed narration is tried again (doubling)
+    group_calls = 4                         # at most this many file-group summaries per large PR; 0: none
     [llm.section_models]                    # optional: a model per section
     discussion = "bigger-model"
 
@@ -60,6 +61,7 @@ KNOWN_KEYS: dict[str, frozenset[str]] = {
             "max_output_tokens",
             "section_models",
             "retry_after",
+            "group_calls",
         }
     ),
 }
@@ -83,6 +85,9 @@ class LLMConfig:
     section_models: Mapping[str, str] = field(default_factory=dict)
     # Seconds before a narration that fell back is tried again; doubles with each failure.
     retry_after: float = 600.0
+    # A PR whose diff still does not fit the budget after compression: at most this many
+    # calls summarize groups of the files left out before the main call (0: never).
+    group_calls: int = 4
 
 
 @dataclass(frozen=True)
@@ -178,6 +183,7 @@ def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | 
             max_output_tokens=_int(llm, "max_output_tokens", path, 2000, None),
             section_models={str(k): str(v) for k, v in _table(llm, "section_models", path).items()},
             retry_after=float(_int(llm, "retry_after", path, 600, env.get("PRDIGEST_LLM_RETRY_AFTER"))),
+            group_calls=_int(llm, "group_calls", path, 4, env.get("PRDIGEST_LLM_GROUP_CALLS"), minimum=0),
         )
     queue = _table(data, "queue", path)
     broker_url = env.get("PRDIGEST_BROKER_URL") or _str(queue, "broker_url", path)
@@ -210,12 +216,14 @@ def _str(table: Mapping[str, Any], key: str, path: Path) -> str | None:
     return value
 
 
-def _int(table: Mapping[str, Any], key: str, path: Path, default: int, env_value: str | None) -> int:
+def _int(
+    table: Mapping[str, Any], key: str, path: Path, default: int, env_value: str | None, *, minimum: int = 1
+) -> int:
     raw: object = env_value if env_value is not None else table.get(key, default)
     try:
         value = int(str(raw))
     except ValueError as exc:
         raise ConfigError(f"{key} must be a whole number, got {raw!r}") from exc
-    if value <= 0:
-        raise ConfigError(f"{key} must be positive, got {value}")
+    if value < minimum:
+        raise ConfigError(f"{key} must be {'positive' if minimum == 1 else f'at least {minimum}'}, got {value}")
     return value

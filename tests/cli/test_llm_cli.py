@@ -39,6 +39,7 @@ def env_for(server: FakeLLMServer, tmp_path: Path, **extra: str) -> dict[str, st
         PRDIGEST_LLM_BASE_URL=server.base_url,
         PRDIGEST_LLM_MODEL="test-model",
         PRDIGEST_LLM_TIMEOUT="60",
+        PRDIGEST_DB=str(tmp_path / "default.db"),  # never the user's database
     )
     (tmp_path / "none.toml").write_text("", encoding="utf-8")
     env.update(extra)
@@ -130,3 +131,114 @@ def test_ctrl_c_cancels_calls_in_flight_and_exits_130(server: FakeLLMServer, tmp
     with sqlite3.connect(db) as connection:
         rows = connection.execute("SELECT count(*) FROM narratives WHERE cache_key LIKE '%:fallback'").fetchone()
     assert rows[0] == 0
+
+
+def test_a_400_on_json_schema_is_learnt_once_across_runs(server: FakeLLMServer, tmp_path: Path) -> None:
+    """Two separate processes narrate against a server that answers 400 to ``json_schema``:
+    the first learns it (in the database), the second never asks for it; ``llm check``
+    shows what is remembered and refreshes it. The API key is nowhere in the table."""
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# widgets\n"}, "Initial commit")
+    repo.squash_pr(1, "Add the parser", {"widgets/parser.py": "def parse(text):\n    return text\n"})
+    repo.squash_pr(2, "Strip input", {"widgets/parser.py": "def parse(text):\n    return text.strip()\n"})
+    db = tmp_path / "db.sqlite"
+    key = "sk-remembered-nowhere-0123"
+    env = env_for(server, tmp_path, PRDIGEST_LLM_API_KEY=key)
+    assert run(["sync", "git", str(repo.path), "--repo", REPO, "--db", str(db)], env).returncode == 0
+
+    def no_schema(payload: dict[str, Any]) -> Scripted:
+        if payload.get("response_format", {}).get("type") == "json_schema":
+            return error(400, message="json_schema is not supported")
+        return completion(json.dumps({"one_line": "x"}))  # shape does not matter here
+
+    server.respond = no_schema
+
+    def schema_requests() -> int:
+        return sum(1 for r in server.requests if r.get("response_format", {}).get("type") == "json_schema")
+
+    first = run(["report", f"{REPO}#1", "--db", str(db)], env)
+    assert first.returncode == 0, first.stderr
+    assert schema_requests() == 1
+    asked = len(server.requests)
+    second = run(["report", f"{REPO}#2", "--db", str(db)], env)
+    assert second.returncode == 0, second.stderr
+    assert len(server.requests) > asked  # it did call the model
+    assert schema_requests() == 1  # but never with json_schema again
+    assert all(r["response_format"]["type"] == "json_object" for r in server.requests[asked:])
+
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT * FROM llm_endpoints").fetchall()
+    assert len(rows) == 1
+    assert key not in repr(rows)
+    assert "json_object" in repr(rows)
+
+    # `llm check` shows what is remembered, probes afresh (json_schema once more) and keeps it.
+    server.respond = lambda payload: completion(json.dumps({"ok": True, "word": "ready"}))
+    checked = run(["llm", "check", "--db", str(db)], env)
+    assert checked.returncode == 0, checked.stderr
+    assert "remembered      response_format json_object, max_tokens" in checked.stdout
+    assert "now remembered  response_format json_schema, max_tokens" in checked.stdout
+    assert key not in checked.stdout + checked.stderr
+    asked = len(server.requests)
+    assert run(["report", f"{REPO}#1", "--refresh", "--db", str(db)], env).returncode == 0
+    assert server.requests[asked]["response_format"]["type"] == "json_schema"
+
+
+def test_llm_check_without_a_database_remembers_nothing(server: FakeLLMServer, tmp_path: Path) -> None:
+    server.respond = lambda payload: completion(json.dumps({"ok": True, "word": "ready"}))
+    result = run(["llm", "check", "--db", str(tmp_path / "absent.db")], env_for(server, tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "nothing: no database yet" in result.stdout
+    assert not (tmp_path / "absent.db").exists()
+
+
+def schema_answer(paragraph: str) -> Any:
+    """A schema-following server whose feed paragraph is `paragraph`."""
+
+    def answer(payload: dict[str, Any]) -> Scripted:
+        schema = payload["response_format"]["json_schema"]["schema"]
+        values: dict[str, Any] = {}
+        for name, node in schema["properties"].items():
+            if node["type"] == "array":
+                values[name] = []
+            elif node["type"] == "object":
+                values[name] = dict.fromkeys(node["properties"], "Some effect.")
+            else:
+                values[name] = "The parser strips its input."
+        if "feed_paragraph" in values:
+            values["feed_paragraph"] = paragraph
+        return completion(json.dumps(values))
+
+    return answer
+
+
+def test_publish_refresh_narrates_again_even_when_cached(server: FakeLLMServer, tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# widgets\n"}, "Initial commit")
+    repo.squash_pr(1, "Add the parser", {"widgets/parser.py": "def parse(text):\n    return text\n"})
+    repo.squash_pr(2, "Strip input", {"widgets/parser.py": "def parse(text):\n    return text.strip()\n"})
+    db = tmp_path / "db.sqlite"
+    env = env_for(server, tmp_path)
+    assert run(["sync", "git", str(repo.path), "--repo", REPO, "--db", str(db)], env).returncode == 0
+    site = tmp_path / "site"
+    publish = ["publish", REPO, "--out", str(site), "--lang", "en", "--db", str(db)]
+
+    server.respond = schema_answer("First paragraph of the model.")
+    assert run(publish, env).returncode == 0
+    first_calls = len(server.requests)
+    assert first_calls == 4  # 2 PRs x (full, brief)
+    assert "First paragraph of the model." in (site / "feed.en.md").read_text(encoding="utf-8")
+
+    server.respond = schema_answer("Second paragraph of the model.")
+    assert run(publish, env).returncode == 0
+    assert len(server.requests) == first_calls  # cached: no call
+    assert "First paragraph" in (site / "feed.en.md").read_text(encoding="utf-8")
+
+    refreshed = run([*publish, "--refresh"], env)
+    assert refreshed.returncode == 0, refreshed.stderr
+    assert len(server.requests) == 2 * first_calls  # every narrative once more, no more
+    feed = (site / "feed.en.md").read_text(encoding="utf-8")
+    assert "Second paragraph of the model." in feed
+    assert "First paragraph" not in feed

@@ -130,3 +130,16 @@ def test_any_tables_give_settings_or_a_config_error(
     path = tmp_path_factory.mktemp("c") / "config.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert "\n" not in _outcome(path)
+
+
+def test_group_calls_may_be_zero_but_not_negative(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text('[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ngroup_calls = 2\n', encoding="utf-8")
+    settings_ = load_settings({"PRDIGEST_CONFIG": str(path)})
+    assert settings_.llm is not None
+    assert settings_.llm.group_calls == 2
+    off = load_settings({"PRDIGEST_CONFIG": str(path), "PRDIGEST_LLM_GROUP_CALLS": "0"}).llm
+    assert off is not None
+    assert off.group_calls == 0
+    with pytest.raises(ConfigError, match="group_calls must be at least 0"):
+        load_settings({"PRDIGEST_CONFIG": str(path), "PRDIGEST_LLM_GROUP_CALLS": "-1"})

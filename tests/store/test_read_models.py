@@ -157,3 +157,40 @@ def test_the_generation_moves_with_every_committed_write(any_store: Store) -> No
         assert reader.read() is not None
     finally:
         reader.close()
+
+
+def test_the_feed_shows_the_configured_models_newest_success(any_store: Store) -> None:
+    """One rule, in the feed query and `shown_narrative` alike, on both backends: the newest
+    successful narrative of the configured model (``n.model = :model``), else the offline one;
+    a fallback (offline text stored under the model) and another model's success are never
+    shown for it."""
+    from prdigest.models.narrative import NarrationCost
+    from prdigest.store.narrative_store import shown_narrative
+
+    pr_id = any_store.pr_id(REPO, 2)
+
+    def save(key: str, narrator: str, model: str | None, paragraph: str) -> None:
+        narrative = Narrative(
+            lang="en", length="brief", narrator=narrator, one_line="x", recommendation="y", motivation="z",
+            feed_title=paragraph, feed_paragraph=paragraph, cost=NarrationCost(model=model),
+        )  # fmt: skip
+        save_narrative(any_store, pr_id, narrative, key)
+
+    save("offline", "extractive", None, "offline")
+    save("a-old", "llm", "model-a", "model a, older")
+    save("a-new", "llm", "model-a", "model a, newest")
+    save("b", "llm", "model-b", "model b")
+    save("a-failed:fallback", "extractive", "model-a", "model a's fallback")
+
+    def paragraph(model: str | None) -> str | None:
+        rows = feed_page(any_store, REPO, FeedFilter(), "en", limit=30, offset=0, model=model)
+        (row,) = [r for r in rows if r.number == 2]
+        shown = shown_narrative(any_store, pr_id, "en", "brief", model)
+        assert shown is not None
+        assert shown.feed_paragraph == row.feed_paragraph  # the web page and the feed agree
+        return row.feed_paragraph
+
+    assert paragraph("model-a") == "model a, newest"
+    assert paragraph("model-b") == "model b"
+    assert paragraph(None) in ("offline", "model a's fallback")  # offline text either way
+    assert paragraph("model-c") in ("offline", "model a's fallback")

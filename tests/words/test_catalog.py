@@ -28,7 +28,14 @@ def test_a_language_has_all_its_files_and_texts() -> None:
         said = words(lang)
         assert set(said.files) == {"labels", "phrases", "risk_tags", "web", "llm"}, lang
         sections = {f"prompts/section-{name}" for name in SECTIONS}
-        assert set(said.texts) == {"prompts/system", "prompts/user", "prompts/retry", *sections}, lang
+        assert set(said.texts) == {
+            "prompts/system",
+            "prompts/user",
+            "prompts/retry",
+            "prompts/group-system",
+            "prompts/group",
+            *sections,
+        }, lang
 
 
 def _copy(tmp_path: Path) -> Path:

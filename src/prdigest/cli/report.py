@@ -138,9 +138,17 @@ def _require_stored(store: Any, repository: str) -> None:
 @click.option("--since", default=None, help="Only PRs merged (or opened) on or after this date.")
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @_no_llm
+@_refresh
 @db_option
 def publish(
-    repository: str, out: Path, langs: str, since: str | None, until: str | None, no_llm: bool, db: str | None
+    repository: str,
+    out: Path,
+    langs: str,
+    since: str | None,
+    until: str | None,
+    no_llm: bool,
+    refresh: bool,
+    db: str | None,
 ) -> None:
     """Write every report (full and brief, each language, md + html + json) and the feed to a folder."""
     from prdigest.pipeline.publish import publish_site
@@ -159,6 +167,7 @@ def publish(
             llm,
             since=window[0],
             until=window[1],
+            refresh=refresh,
             on_start=bar.set_total,
             on_done=lambda number: bar.advance(note=f"#{number}"),
         )

@@ -134,7 +134,11 @@ def narrate_with_status(
                 )
             attempts = failed.narrative.llm_attempts
     fallback = narrate_extractive(pr, facts, related, lang, length)
-    narrator = llm_module.LLMNarrator(llm_config)
+    # What the endpoint accepts is remembered in the store, across runs and processes.
+    from prdigest.pipeline.llm_endpoints import StoredCapabilities  # with the (optional) LLM package
+
+    memory = StoredCapabilities(store) if store is not None else None
+    narrator = llm_module.LLMNarrator(llm_config, memory=memory)
     try:
         narrative = narrator.narrate(pr, facts, related, lang, length, fallback=fallback)
     finally:

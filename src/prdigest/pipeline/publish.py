@@ -58,11 +58,13 @@ def publish_site(
     *,
     since: datetime | None = None,
     until: datetime | None = None,
+    refresh: bool = False,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[int], None] | None = None,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
-    written) feed a progress bar.
+    written) feed a progress bar. ``refresh``: narrate again with the LLM even when cached
+    (once, in the concurrent pass; the writing pass reads what it stored).
 
     One PR's failure does not stop the rest: its feed item and index row say why, and
     `Published.failures` lists it. Only feed items are kept per PR, not the records (whole
@@ -83,7 +85,7 @@ def publish_site(
                 raise
             except Exception:
                 continue  # reported by the sequential pass below
-        warm_narratives(store, known, languages, list(LENGTHS), llm)
+        warm_narratives(store, known, languages, list(LENGTHS), llm, refresh=refresh)
         del known
     if on_start is not None:
         on_start(len(summaries))

@@ -2,7 +2,7 @@
 
 A document is stored under the epoch read before its inputs were read, and only if the epoch
 is still that one when it is stored: a write by anyone in between (the triggers of migration
-0005 move the epoch on every write to every other table) means the document may mix old and
+0006 move the epoch on every write to every other table) means the document may mix old and
 new data, and it is not stored. Other databases have no triggers, so nothing is cached there.
 """
 

@@ -7,6 +7,7 @@ text so the same schema works on SQLite and PostgreSQL.
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -180,3 +181,19 @@ parked_tasks = Table(
     UniqueConstraint("task", "repository", "subject", name="uq_parked_tasks_work"),
 )
 Index("ix_parked_tasks_repository", parked_tasks.c.repository)
+
+# What each LLM endpoint (base URL without credentials, model) accepts, learnt from its
+# answers so later runs ask right at once. Never the API key.
+llm_endpoints = Table(
+    "llm_endpoints",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("base_url", String(500), nullable=False),
+    Column("model", String(200), nullable=False),
+    Column("response_format", String(20)),  # json_schema | json_object | none; NULL: not learnt
+    Column("token_param", String(40), nullable=False),  # max_tokens | max_completion_tokens
+    Column("usage", Boolean),  # reports token usage; NULL: not known
+    Column("rejected", Text, nullable=False),  # JSON list of what it answered 400 to
+    Column("updated_at", DateTime, nullable=False),
+    UniqueConstraint("base_url", "model", name="uq_llm_endpoints_endpoint"),
+)

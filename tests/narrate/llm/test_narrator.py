@@ -23,6 +23,7 @@ from tests.narrate.llm.conftest import (
 
 from prdigest.models.narrative import Narrative
 from prdigest.narrate.llm import PROMPT_VERSION, LLMNarrator, NarrationJob
+from prdigest.narrate.llm.capabilities import RunMemory
 from prdigest.narrate.llm.schema import ALL_SECTIONS
 from prdigest.words import Lang
 
@@ -35,9 +36,11 @@ class RecordingSleep:
         self.waits.append(seconds)
 
 
-def narrate(server: FakeLLMServer, lang: Lang = "en", **config: Any) -> tuple[Narrative, RecordingSleep]:
+def narrate(
+    server: FakeLLMServer, lang: Lang = "en", memory: RunMemory | None = None, **config: Any
+) -> tuple[Narrative, RecordingSleep]:
     sleep = RecordingSleep()
-    narrator = LLMNarrator(make_config(server, **config), sleep=sleep)
+    narrator = LLMNarrator(make_config(server, **config), sleep=sleep, memory=memory)
     try:
         result = narrator.narrate(
             sample_pr(),
@@ -258,13 +261,14 @@ def test_api_key_never_leaks(llm_server: FakeLLMServer, caplog: pytest.LogCaptur
 def test_400_on_response_format_steps_down_and_is_remembered(llm_server: FakeLLMServer) -> None:
     # A llama.cpp-like server that knows no response_format at all: schema, then json_object, then none.
     llm_server.queue += [error(400), error(400), completion(json.dumps(good_answer()))]
-    result, _ = narrate(llm_server)
+    memory = RunMemory()  # what the pipeline backs with the store (tests/pipeline/test_llm_endpoints.py)
+    result, _ = narrate(llm_server, memory=memory)
     formats = [r.get("response_format", {}).get("type") for r in llm_server.requests]
     assert formats == ["json_schema", "json_object", None]
     assert result.narrator == "llm"
     # The next narration asks the way that worked, first time.
     llm_server.queue.append(completion(json.dumps(good_answer())))
-    again, _ = narrate(llm_server)
+    again, _ = narrate(llm_server, memory=memory)
     assert "response_format" not in llm_server.requests[3]
     assert again.narrator == "llm"
 

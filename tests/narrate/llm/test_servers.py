@@ -25,7 +25,7 @@ from tests.narrate.llm.conftest import (
 
 from prdigest.models.narrative import Narrative, RelatedNote
 from prdigest.narrate.llm import LLMNarrator
-from prdigest.narrate.llm.client import capabilities
+from prdigest.narrate.llm.capabilities import Capabilities, RunMemory, endpoint_key
 from prdigest.render.build import build_report
 from prdigest.render.formats import REPORT_FORMATS
 from prdigest.words import Lang
@@ -47,8 +47,14 @@ ZH_ANSWER: dict[str, Any] = {
 }
 
 
-def narrate(server: FakeLLMServer, lang: Lang = "en", fallback: Narrative | None = None, **config: Any) -> Narrative:
-    narrator = LLMNarrator(make_config(server, **config), sleep=lambda _s: None)
+def narrate(
+    server: FakeLLMServer,
+    lang: Lang = "en",
+    fallback: Narrative | None = None,
+    memory: RunMemory | None = None,
+    **config: Any,
+) -> Narrative:
+    narrator = LLMNarrator(make_config(server, **config), sleep=lambda _s: None, memory=memory)
     try:
         return narrator.narrate(
             sample_pr(), sample_facts(), [], lang, "full", fallback=fallback or sample_fallback(lang)
@@ -70,11 +76,18 @@ def test_vllm_like_server_answers_in_the_schema(llm_server: FakeLLMServer) -> No
         return completion(json.dumps({key: good_answer()[key] for key in schema["required"]}))
 
     llm_server.respond = vllm
-    result = narrate(llm_server)
+    memory = RunMemory()
+    result = narrate(llm_server, memory=memory)
     assert result.narrator == "llm"
     assert result.fallback_sections == []
     assert result.llm_failure == ""
-    assert capabilities(llm_server.base_url, "test-model").response_format == "json_schema"
+    assert remembered(memory, llm_server).response_format == "json_schema"
+
+
+def remembered(memory: RunMemory, server: FakeLLMServer) -> Capabilities:
+    known = memory.recall(endpoint_key(server.base_url), "test-model")
+    assert known is not None
+    return known
 
 
 def test_hosted_api_wanting_max_completion_tokens(llm_server: FakeLLMServer) -> None:
@@ -85,22 +98,24 @@ def test_hosted_api_wanting_max_completion_tokens(llm_server: FakeLLMServer) -> 
         return completion(json.dumps(good_answer()))
 
     llm_server.respond = hosted
-    result = narrate(llm_server)
+    memory = RunMemory()
+    result = narrate(llm_server, memory=memory)
     assert result.narrator == "llm"
     assert llm_server.requests[-1]["max_completion_tokens"] == 2000
     # Remembered: the next narration sends the right name at once.
     before = len(llm_server.requests)
-    narrate(llm_server)
+    narrate(llm_server, memory=memory)
     assert len(llm_server.requests) == before + 1
     assert "max_tokens" not in llm_server.requests[-1]
 
 
 def test_ollama_like_server_without_usage_is_costed_by_estimate(llm_server: FakeLLMServer) -> None:
     llm_server.queue.append(completion(json.dumps(good_answer()), prompt_tokens=None, completion_tokens=None))
-    result = narrate(llm_server)
+    memory = RunMemory()
+    result = narrate(llm_server, memory=memory)
     assert result.narrator == "llm"
     assert result.cost.tokens_in > 100
-    assert capabilities(llm_server.base_url, "test-model").usage is False
+    assert remembered(memory, llm_server).usage is False
 
 
 def test_wrong_language_is_retried_once_then_falls_back_marked(

@@ -94,6 +94,9 @@ class DiffDigest:
     counted: int
     lines_included: int
     lines_total: int
+    # Files with a diff of which nothing reached the text (named only, or only counted), in
+    # order of importance: what file-group summaries stand in for (`groups`).
+    diff_left_out: list[str] = field(default_factory=list)
 
 
 def rank_files(pr: PullRequest, facts: Facts) -> list[_File]:
@@ -159,7 +162,12 @@ def compress_diff(pr: PullRequest, facts: Facts, budget: int) -> DiffDigest:
         counted=len(tail),
         lines_included=included,
         lines_total=total_lines,
+        diff_left_out=[item.path for item in [*named, *tail] if _has_diff(item) and not item.chosen],
     )
+
+
+def _has_diff(item: _File) -> bool:
+    return bool(item.change.patch) and not item.change.binary
 
 
 def _split_named(files: list[_File], budget: int, unlisted: int) -> tuple[list[_File], list[_File]]:

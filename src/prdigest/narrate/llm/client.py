@@ -9,7 +9,8 @@ the CLI starts fast. The SDK's retries are off (``max_retries=0``); instead:
 * timeouts and connection errors: retry once;
 * 400 while asking for ``response_format``: a normal answer from servers that lack it; step
   down (JSON schema, then ``json_object``, then plain text with extraction) and remember
-  what the endpoint accepts (`capabilities`), so later calls ask right the first time;
+  what the endpoint accepts in the `CapabilityMemory` the client was given (the store's,
+  from the pipeline), so later calls and later runs ask right the first time;
 * 400 naming ``max_tokens``: hosted APIs for newer models want ``max_completion_tokens``;
   switch and remember;
 * anything else: fail at once.
@@ -28,11 +29,20 @@ import email.utils
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
+from prdigest.narrate.llm.capabilities import (
+    FORMAT_STEPS,
+    Capabilities,
+    CapabilityMemory,
+    ResponseFormat,
+    RunMemory,
+    TokenParam,
+    endpoint_key,
+)
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -46,43 +56,17 @@ RETRIED_STATUSES = frozenset({500, 502, 503, 504})
 DUMMY_API_KEY = "not-needed"  # local servers want some key; they ignore its value
 
 
-ResponseFormat = Literal["json_schema", "json_object", "none"]
-TokenParam = Literal["max_tokens", "max_completion_tokens"]
-FORMAT_STEPS: tuple[ResponseFormat, ...] = ("json_schema", "json_object", "none")
-
-
-@dataclass
-class Capabilities:
-    """What one endpoint (base URL + model) accepts, learnt from its answers."""
-
-    response_format: ResponseFormat | None = None  # None: not probed yet (ask for the best)
-    token_param: TokenParam = "max_tokens"
-    usage: bool | None = None  # does it report token usage?
-    rejected: list[str] = field(default_factory=list)  # what it answered 400 to
-
-
-_CAPABILITIES: dict[tuple[str, str], Capabilities] = {}
-_CAPABILITIES_LOCK = threading.Lock()
+# Ctrl-C is process-wide by nature: it stops every client of the process.
+_CLIENTS_LOCK = threading.Lock()
 _CANCELLED = threading.Event()
 _OPEN_CLIENTS: set[ChatClient] = set()
-
-
-def capabilities(base_url: str, model: str) -> Capabilities:
-    """The remembered capabilities of an endpoint (a fresh record when never seen)."""
-    with _CAPABILITIES_LOCK:
-        return _CAPABILITIES.setdefault((base_url.rstrip("/"), model), Capabilities())
-
-
-def forget_capabilities() -> None:
-    with _CAPABILITIES_LOCK:
-        _CAPABILITIES.clear()
 
 
 def cancel_all() -> None:
     """Stop every call in flight and refuse new ones (Ctrl-C): closing the HTTP clients
     makes a blocked read fail at once instead of after the timeout."""
     _CANCELLED.set()
-    with _CAPABILITIES_LOCK:
+    with _CLIENTS_LOCK:
         clients = list(_OPEN_CLIENTS)
     for client in clients:
         with contextlib.suppress(Exception):  # closing is best effort; we are on the way out
@@ -116,24 +100,70 @@ class ChatAnswer:
 
 
 class ChatClient:
-    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        memory: CapabilityMemory | None = None,
+    ) -> None:
         from openai import OpenAI  # heavy: imported only when an LLM is really used
 
         self._config = config
         self._sleep = sleep
+        self._memory: CapabilityMemory = memory if memory is not None else RunMemory()
+        self._endpoint = endpoint_key(config.base_url)
+        self._caps: dict[str, Capabilities] = {}  # per model, as recalled and learnt
+        self._caps_lock = threading.Lock()
         self._client: OpenAI = OpenAI(
             base_url=config.base_url,
             api_key=config.api_key or DUMMY_API_KEY,
             timeout=config.timeout,
             max_retries=0,
         )
-        with _CAPABILITIES_LOCK:
+        with _CLIENTS_LOCK:
             _OPEN_CLIENTS.add(self)
 
     def close(self) -> None:
-        with _CAPABILITIES_LOCK:
+        with _CLIENTS_LOCK:
             _OPEN_CLIENTS.discard(self)
         self._client.close()
+
+    def capabilities(self, model: str) -> Capabilities:
+        """What this endpoint is known to accept for `model` (a copy): remembered from an
+        earlier run or learnt by this client; a fresh record when never seen."""
+        with self._caps_lock:
+            return self._known(model).copy()
+
+    def _known(self, model: str) -> Capabilities:
+        known = self._caps.get(model)
+        if known is None:
+            known = self._memory.recall(self._endpoint, model) or Capabilities()
+            self._caps[model] = known
+        return known
+
+    def _learn(
+        self,
+        model: str,
+        fmt: ResponseFormat | None,
+        token_param: TokenParam,
+        usage: bool,
+        rejected: list[str],
+    ) -> None:
+        """Keep what worked (`fmt` None: the call said nothing about schemas) and what was
+        rejected; tell the memory only when something changed."""
+        with self._caps_lock:
+            known = self._known(model)
+            before = known.copy()
+            known.rejected.extend(r for r in dict.fromkeys(rejected) if r not in known.rejected)
+            if fmt is not None:
+                known.response_format = fmt
+            known.token_param = token_param
+            known.usage = usage
+            changed = known != before
+            snapshot = known.copy()
+        if changed:
+            self._memory.remember(self._endpoint, model, snapshot)
 
     def models(self) -> list[str]:
         """The model ids the endpoint lists (``GET /models``)."""
@@ -150,6 +180,7 @@ class ChatClient:
         model: str,
         stats: CallStats,
         schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
     ) -> ChatAnswer:
         """One answer for `messages`, retried per the module's policy; counts into `stats`.
 
@@ -157,7 +188,8 @@ class ChatClient:
         supports it, else as a JSON object, else as plain text (the caller extracts)."""
         import openai
 
-        caps = capabilities(self._config.base_url, model)
+        caps = self.capabilities(model)
+        rejected: list[str] = []
         rate_limited = server_errors = timeouts = 0
         fmt: ResponseFormat = caps.response_format or ("json_schema" if schema is not None else "json_object")
         if schema is None and fmt == "json_schema":
@@ -169,7 +201,7 @@ class ChatClient:
             started = time.monotonic()
             stats.calls += 1
             try:
-                response = self._create(messages, model, fmt, token_param, schema)
+                response = self._create(messages, model, fmt, token_param, schema, max_tokens)
             except openai.RateLimitError as exc:
                 stats.seconds += time.monotonic() - started
                 wait = retry_after_seconds(_headers(exc))
@@ -189,7 +221,7 @@ class ChatClient:
                     token_param = "max_completion_tokens"
                     continue
                 if fmt != "none":  # the server does not know this response_format: step down
-                    caps.rejected.append(f"response_format {fmt}")
+                    rejected.append(f"response_format {fmt}")
                     fmt = FORMAT_STEPS[FORMAT_STEPS.index(fmt) + 1]
                     continue
                 raise self._error("the endpoint rejected the request (HTTP 400)") from None
@@ -229,11 +261,8 @@ class ChatClient:
                 raise
             stats.seconds += time.monotonic() - started
             answer = _answer(response)
-            # Remember what worked: the next call asks for it first.
-            if schema is not None:  # a call without a schema says nothing about schemas
-                caps.response_format = fmt
-            caps.token_param = token_param
-            caps.usage = answer.tokens_in is not None
+            # Remember what worked: the next call (and the next run) asks for it first.
+            self._learn(model, fmt if schema is not None else None, token_param, answer.tokens_in is not None, rejected)
             return answer
 
     def _create(
@@ -243,8 +272,12 @@ class ChatClient:
         fmt: ResponseFormat,
         token_param: TokenParam,
         schema: dict[str, Any] | None,
+        max_tokens: int | None,
     ) -> Any:
-        extra: dict[str, Any] = {token_param: self._config.max_output_tokens}
+        limit = (
+            self._config.max_output_tokens if max_tokens is None else min(max_tokens, self._config.max_output_tokens)
+        )
+        extra: dict[str, Any] = {token_param: limit}
         if fmt == "json_schema" and schema is not None:
             extra["response_format"] = {
                 "type": "json_schema",

@@ -41,11 +41,24 @@ from prdigest.models.narrative import (
     ThreadLine,
 )
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.llm.client import CallStats, ChatClient
+from prdigest.narrate.llm.capabilities import CapabilityMemory
+from prdigest.narrate.llm.client import CallStats, ChatClient, cancelled
+from prdigest.narrate.llm.groups import (
+    SUMMARY_SCHEMA,
+    SUMMARY_TOKENS,
+    FileGroup,
+    GroupSummary,
+    cut_summary,
+    group_messages,
+    groups_room,
+    plan_groups,
+    room_for,
+    summaries_text,
+)
 from prdigest.narrate.llm.language_check import language_problem
 from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, retry_message
 from prdigest.narrate.llm.sanitize import sanitize
-from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, parse_answer, strict_schema
+from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, extract_json_object, parse_answer, strict_schema
 from prdigest.narrate.llm.tokens import estimate_tokens
 from prdigest.narrate.llm.validate import KnownMentions, clean_mentions
 from prdigest.words import Lang
@@ -67,9 +80,18 @@ class NarrationJob:
 
 
 class LLMNarrator:
-    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        memory: CapabilityMemory | None = None,
+    ) -> None:
+        """`memory` keeps what the endpoint accepts (the pipeline passes the store's, so it
+        is remembered across runs); without it, for this narrator's life."""
         self._config = config
         self._sleep = sleep
+        self._memory = memory
         self._client: ChatClient | None = None
         self._lock = threading.Lock()
 
@@ -94,9 +116,11 @@ class LLMNarrator:
         problems: dict[SectionName, str] = {}
         prompts: list[Prompt] = []
         models: list[str] = []
+        summaries: list[GroupSummary] = []
         failure = ""
         try:
-            for model, sections in self._model_groups():
+            room, text = 0, ""
+            for index, (model, sections) in enumerate(self._model_groups()):
                 prompt = build_prompt(
                     pr,
                     facts,
@@ -106,7 +130,27 @@ class LLMNarrator:
                     budget=self._config.token_budget,
                     sections=sections,
                     lists=fallback,
+                    groups_room=room,
+                    groups_text=text,
                 )
+                if index == 0 and prompt.digest.diff_left_out and self._config.group_calls > 0:
+                    # Even compressed, the diff leaves files out: summarize them in groups first.
+                    planned = groups_room(self._config.token_budget)
+                    summaries = self._summarize_groups(pr, facts, related, lang, length, fallback, planned, stats)
+                    text = summaries_text(pr, facts, summaries)
+                    room = room_for(text, planned)
+                    prompt = build_prompt(
+                        pr,
+                        facts,
+                        related,
+                        lang,
+                        length,
+                        budget=self._config.token_budget,
+                        sections=sections,
+                        lists=fallback,
+                        groups_room=room,
+                        groups_text=text,
+                    )
                 prompts.append(prompt)
                 models.append(model)
                 got, failed = self._ask(prompt, model, sections, stats, lang)
@@ -132,7 +176,7 @@ class LLMNarrator:
                 "lang": lang,
                 "length": length,
                 "removed_mentions": removed,
-                "omitted_from_prompt": prompts[0].omitted if prompts else [],
+                "omitted_from_prompt": [*(prompts[0].omitted if prompts else []), *(s.note for s in summaries)],
                 "cost": cost,
                 "llm_failure": failure if narrative.narrator == "extractive" else "",
             }
@@ -164,10 +208,50 @@ class LLMNarrator:
         groups += [(model, tuple(sections)) for model, sections in others.items()]
         return [(model, sections) for model, sections in groups if sections]
 
+    def _summarize_groups(
+        self,
+        pr: PullRequest,
+        facts: Facts,
+        related: Sequence[RelatedLike],
+        lang: Lang,
+        length: Length,
+        fallback: Narrative,
+        room: int,
+        stats: CallStats,
+    ) -> list[GroupSummary]:
+        """One summary per group of the files the final prompt (with `room` kept for the
+        summaries) leaves out; a failed group is listed only, and says why, never raises
+        (but Ctrl-C stops it)."""
+        budget = self._config.token_budget
+        planned = build_prompt(
+            pr, facts, related, lang, length, budget=budget, lists=fallback, groups_room=room, groups_text=""
+        )
+        groups = plan_groups(pr, facts, planned.digest.diff_left_out, budget, self._config.group_calls)
+        client = self._get_client()
+        summaries: list[GroupSummary] = []
+        for group in groups:
+            messages, tokens = group_messages(pr, facts, group, lang, budget, planned.boundary)
+            try:
+                answer = client.complete(
+                    messages, self._config.model, stats, SUMMARY_SCHEMA, max_tokens=2 * SUMMARY_TOKENS
+                )
+            except NarrationError as exc:
+                if cancelled():
+                    raise
+                summaries.append(_failed_group(pr, lang, length, group, str(exc)))
+                continue
+            _count(stats, answer.tokens_in, answer.tokens_out, tokens, answer.content)
+            summary = _summary_of(answer.content)
+            if summary:
+                summaries.append(GroupSummary(group=group, text=cut_summary(sanitize(summary))))
+            else:
+                summaries.append(_failed_group(pr, lang, length, group, "the answer had no usable summary"))
+        return summaries
+
     def _get_client(self) -> ChatClient:
         with self._lock:
             if self._client is None:
-                self._client = ChatClient(self._config, sleep=self._sleep)
+                self._client = ChatClient(self._config, sleep=self._sleep, memory=self._memory)
             return self._client
 
     def _ask(
@@ -203,6 +287,28 @@ class LLMNarrator:
         )
         again, still = _checked(second.content, tuple(errors), lang)
         return {**values, **again}, still
+
+
+def _summary_of(content: str) -> str:
+    try:
+        value = extract_json_object(content).get("summary")
+    except ValueError:
+        return ""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _failed_group(pr: PullRequest, lang: Lang, length: Length, group: FileGroup, why: str) -> GroupSummary:
+    logger.warning(
+        "LLM narration of %s (%s, %s): file group %d of %d (%d files) is listed without a summary: %s",
+        pr.ref,
+        lang,
+        length,
+        group.number,
+        group.of,
+        len(group.paths),
+        why,
+    )
+    return GroupSummary(group=group, text="", failure=why)
 
 
 def _count(stats: CallStats, tokens_in: int | None, tokens_out: int | None, prompt_tokens: int, content: str) -> None:

@@ -2,7 +2,9 @@
 
 Three cheap requests: the model list, one tiny answer in a JSON schema (which shows how
 structured output and the output-token limit must be asked for: the client steps down and
-remembers), and nothing else. Errors are reported as findings, never raised, and never
+tells `memory`, which the CLI backs with the store so later runs ask right at once), and
+nothing else. The probe starts from nothing known, whatever `memory` remembers: it is how
+what is remembered gets refreshed. Errors are reported as findings, never raised, and never
 carry the API key or the server's text.
 """
 
@@ -14,7 +16,8 @@ from typing import Any
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
-from prdigest.narrate.llm.client import CallStats, ChatClient, capabilities
+from prdigest.narrate.llm.capabilities import Capabilities, CapabilityMemory, RunMemory
+from prdigest.narrate.llm.client import CallStats, ChatClient
 from prdigest.narrate.llm.schema import extract_json_object
 
 PROBE_SCHEMA: dict[str, Any] = {
@@ -50,9 +53,22 @@ class ProbeResult:
         return None if self.models is None else self.model in self.models
 
 
-def probe(config: LLMConfig) -> ProbeResult:
+class _FreshStart:
+    """`memory` as the client sees it during a probe: nothing recalled, everything learnt told."""
+
+    def __init__(self, memory: CapabilityMemory) -> None:
+        self._memory = memory
+
+    def recall(self, endpoint: str, model: str) -> Capabilities | None:
+        return None
+
+    def remember(self, endpoint: str, model: str, capabilities: Capabilities) -> None:
+        self._memory.remember(endpoint, model, capabilities)
+
+
+def probe(config: LLMConfig, memory: CapabilityMemory | None = None) -> ProbeResult:
     result = ProbeResult(base_url=config.base_url, model=config.model, api_key_set=bool(config.api_key))
-    client = ChatClient(config, sleep=lambda _seconds: None)
+    client = ChatClient(config, sleep=lambda _seconds: None, memory=_FreshStart(memory or RunMemory()))
     try:
         try:
             result.models = client.models()
@@ -70,9 +86,9 @@ def probe(config: LLMConfig) -> ProbeResult:
             except ValueError:
                 result.answer_valid = False
         result.seconds = time.monotonic() - started
+        caps = client.capabilities(config.model)
     finally:
         client.close()
-    caps = capabilities(config.base_url, config.model)
     result.response_format = caps.response_format or ""
     result.token_param = caps.token_param
     result.usage = caps.usage

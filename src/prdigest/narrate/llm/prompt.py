@@ -32,6 +32,8 @@ from prdigest.words import labels as output_labels
 #    numbered report lists the model annotates, JSON-schema answers; dependency scopes
 PROMPT_VERSION = "4"
 
+GROUPS_TITLE = "## file group summaries (instead of the diffs left out)"
+
 # When everything fits the budget nothing is cut. Otherwise the facts come first (they are
 # what the report stands on), then the body and the threads up to these shares of the room
 # left after the instructions, and the diff is compressed by importance into the rest.
@@ -100,11 +102,18 @@ def build_prompt(
     sections: Sequence[SectionName] = ALL_SECTIONS,
     boundary: str | None = None,
     lists: Narrative | None = None,
+    groups_room: int = 0,
+    groups_text: str = "",
 ) -> Prompt:
     """The messages for `pr`, within `budget` tokens by `estimate_tokens`.
 
     `lists` is the narrative whose lists the report will show (the extractive one, built
-    from the facts): they are numbered in the prompt so the model can annotate them."""
+    from the facts): they are numbered in the prompt so the model can annotate them.
+
+    `groups_room` tokens are kept for `groups_text` (the file-group summaries standing in for
+    the diffs left out, see `groups`), placed before the diff. The room is kept whether or
+    not the text is known yet, so a prompt built before the summaries and the one built with
+    them leave out the same diffs."""
     boundary = boundary or new_boundary()
     said = words(lang)
     system = Template(said.text("prompts/system")).safe_substitute(boundary=boundary).strip()
@@ -123,7 +132,12 @@ def build_prompt(
         ).strip()
 
     fixed = estimate_tokens(system) + estimate_tokens(user(fence("", boundary))) + 2 * MESSAGE_OVERHEAD_TOKENS
-    room = max(budget - fixed, 0)
+    groups_title = GROUPS_TITLE
+    groups_part = ""
+    if groups_room > 0 and groups_text:
+        kept_groups, _ = truncate_to_tokens(groups_text, max(groups_room - estimate_tokens(groups_title) - 2, 0))
+        groups_part = f"{groups_title}\n{kept_groups}"
+    room = max(budget - fixed - groups_room, 0)
     omitted: list[str] = []
     threads = {i + 1: t for i, t in enumerate(facts.discussion.threads)}
     related_refs = _related(facts, related)
@@ -154,7 +168,7 @@ def build_prompt(
         diff_budget = max(room - spent, 0)
         while True:
             digest = compress_diff(pr, facts, diff_budget)
-            data = "\n".join([*parts, diff_title, digest.text])
+            data = "\n".join([*parts, *([groups_part] if groups_part else []), diff_title, digest.text])
             messages = [
                 {"role": "system", "content": system},
                 {"role": "user", "content": user(fence(data, boundary))},

@@ -1,7 +1,7 @@
 """rendered reports, cached until anything they could read changes
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 
 ``report_cache`` keeps rendered report documents; ``report_epoch`` holds one counter. On SQLite
 every write to any other table moves the counter (triggers, so no write path can forget), and
@@ -15,12 +15,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
-# Every table of revision 0004 (search's FTS5 table and its shadow tables excepted: reports
+# Every table of revision 0005 (search's FTS5 table and its shadow tables excepted: reports
 # never read them, and SQLite allows no trigger on a virtual table). A later migration that
 # adds a table adds its triggers; tests/store/test_report_cache.py checks every table has them.
 TRACKED = (
@@ -35,6 +35,7 @@ TRACKED = (
     "http_cache",
     "follows",
     "parked_tasks",
+    "llm_endpoints",
 )
 EVENTS = ("INSERT", "UPDATE", "DELETE")
 
