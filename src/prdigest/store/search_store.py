@@ -16,18 +16,20 @@ rebuilds only rows whose stamp differs, so calling it at every start is cheap.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, bindparam, text
 
-from prdigest.models.facts import Facts
-from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
+
+if TYPE_CHECKING:
+    from prdigest.models.facts import Facts
+    from prdigest.models.narrative import Narrative
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
@@ -200,17 +202,25 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
     return ReindexStats(indexed=len(stale), removed=removed, current=current)
 
 
-def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, str | None, list[str]]]:
-    found: dict[int, tuple[str, str | None, list[str]]] = {}
+def _load_batch(
+    connection: Connection, ids: list[int], known: Mapping[int, PullRequest]
+) -> dict[int, tuple[PullRequest | str, str | None, list[str]]]:
+    """Per id: the record (the caller's object when ``known`` has it, else the stored JSON),
+    the facts JSON and the narratives' JSON."""
+    found: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
+    # The caller's records are what was just written: reading back and re-parsing the stored
+    # JSON (file contents included) would cost more than the write itself.
+    record = "NULL" if all(pr_id in known for pr_id in ids) else "p.record"
     rows = connection.execute(
         text(
-            "SELECT p.id, p.record, f.body FROM pull_requests p "
+            f"SELECT p.id, {record}, f.body FROM pull_requests p "
             "LEFT JOIN facts f ON f.pull_request_id = p.id WHERE p.id IN :ids"
         ).bindparams(bindparam("ids", expanding=True)),
         {"ids": ids},
     )
     for row in rows:
-        found[int(row[0])] = (str(row[1]), row[2], [])
+        pr_id = int(row[0])
+        found[pr_id] = (known[pr_id] if pr_id in known else str(row[1]), row[2], [])
     narrative_rows = connection.execute(
         text("SELECT pull_request_id, body FROM narratives WHERE pull_request_id IN :ids ORDER BY id").bindparams(
             bindparam("ids", expanding=True)
@@ -223,16 +233,23 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
     return found
 
 
-def index_in_transaction(store: Store, connection: Connection, pull_request_ids: Sequence[int]) -> None:
+def index_in_transaction(
+    store: Store,
+    connection: Connection,
+    pull_request_ids: Sequence[int],
+    records: Mapping[int, PullRequest] | None = None,
+) -> None:
     """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
     what they index are committed together (a process killed after the commit leaves no PR
-    out of search, or indexed without its facts)."""
+    out of search, or indexed without its facts).
+
+    ``records``: the records just written, by row id, when the caller has them."""
     for start in range(0, len(pull_request_ids), _BATCH):
         ids = list(pull_request_ids[start : start + _BATCH])
         rows = connection.execute(_stamp_query(store, None, None, True), {"ids": ids}).all()
         stale = [(int(r[0]), stamp) for r in rows if r[5] != (stamp := _stamp(str(r[1]), r[2], r[3], r[4]))]
         if stale:
-            _write_rows(store, connection, stale)
+            _write_rows(store, connection, stale, records or {})
 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
@@ -241,18 +258,20 @@ def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
         _write_rows(store, connection, batch)
 
 
-def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str]]) -> None:
+def _write_rows(
+    store: Store, connection: Connection, batch: list[tuple[int, str]], known: Mapping[int, PullRequest] | None = None
+) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
-    loaded = _load_batch(connection, ids)
+    loaded = _load_batch(connection, ids, known or {})
     values: list[dict[str, Any]] = []
     for pr_id, stamp in batch:
         if pr_id not in loaded:
             continue
         record, facts_body, narrative_bodies = loaded[pr_id]
         document = build_document(
-            PullRequest.model_validate_json(record),
-            None if facts_body is None else Facts.model_validate_json(facts_body),
-            [Narrative.model_validate_json(body) for body in narrative_bodies],
+            record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
+            None if facts_body is None else _facts(facts_body),
+            _narratives(narrative_bodies),
         )
         values.append(
             {
@@ -265,6 +284,22 @@ def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str
             }
         )
     _replace_rows(store, connection, ids, values)
+
+
+def _facts(body: str) -> Facts:
+    # Imported here, as in `_narratives`: a sync of new records has neither facts nor
+    # narratives, and these models cost more to import than many records to index.
+    from prdigest.models.facts import Facts
+
+    return Facts.model_validate_json(body)
+
+
+def _narratives(bodies: list[str]) -> list[Narrative]:
+    if not bodies:
+        return []
+    from prdigest.models.narrative import Narrative
+
+    return [Narrative.model_validate_json(body) for body in bodies]
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:

@@ -263,15 +263,17 @@ class Store:
                     )
                 if new_rows or changed_rows:
                     written = connection.execute(
-                        select(pull_requests.c.id).where(
+                        select(pull_requests.c.id, pull_requests.c.number).where(
                             and_(
                                 pull_requests.c.repository_id == repo_id,
                                 pull_requests.c.number.in_([row["number"] for row in new_rows + changed_rows]),
                             )
                         )
-                    ).scalars()
+                    ).all()
+                    by_number = {pr.number: pr for pr, _json in prs}
+                    records = {int(row.id): by_number[int(row.number)] for row in written}
                     # Searchable from the moment the record is committed (same transaction).
-                    search_store.index_in_transaction(self, connection, sorted(int(i) for i in written))
+                    search_store.index_in_transaction(self, connection, sorted(records), records)
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
