@@ -140,8 +140,13 @@ def _is_sqlite(store: Store) -> bool:
     return store._engine.dialect.name == "sqlite"
 
 
-def _stamp_query(store: Store, repository: str | None, number: int | None, ids: bool = False) -> Any:
+def _stamp_query(
+    store: Store, repository: str | None, number: int | None, ids: bool = False, record_hash: bool = True
+) -> Any:
     search_key = "s.rowid" if _is_sqlite(store) else "s.pull_request_id"
+    # record_hash follows the record in the row: on SQLite, reading it walks the record's
+    # overflow pages (whole file texts), so it is left out when the caller knows it.
+    hash_column = "p.record_hash" if record_hash else "NULL"
     where = ["p.id IN :ids"] if ids else []
     if repository is not None:
         where.append("r.full_name = :repository")
@@ -150,7 +155,7 @@ def _stamp_query(store: Store, repository: str | None, number: int | None, ids: 
     clause = ("WHERE " + " AND ".join(where)) if where else ""
     statement = text(
         f"""
-        SELECT p.id, p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
+        SELECT p.id, {hash_column}, f.cache_key, n.count, n.last_id, s.stamp
         FROM pull_requests p
         JOIN repositories r ON r.id = p.repository_id
         LEFT JOIN facts f ON f.pull_request_id = p.id
@@ -237,19 +242,29 @@ def index_in_transaction(
     store: Store,
     connection: Connection,
     pull_request_ids: Sequence[int],
-    records: Mapping[int, PullRequest] | None = None,
+    written: Mapping[int, tuple[PullRequest, str]] | None = None,
 ) -> None:
     """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
     what they index are committed together (a process killed after the commit leaves no PR
     out of search, or indexed without its facts).
 
-    ``records``: the records just written, by row id, when the caller has them."""
+    ``written``: by row id, the record just written and its ``record_hash``, when the caller
+    has them (then neither is read back)."""
+    known = written or {}
+    records = {pr_id: record for pr_id, (record, _hash) in known.items()}
     for start in range(0, len(pull_request_ids), _BATCH):
         ids = list(pull_request_ids[start : start + _BATCH])
-        rows = connection.execute(_stamp_query(store, None, None, True), {"ids": ids}).all()
-        stale = [(int(r[0]), stamp) for r in rows if r[5] != (stamp := _stamp(str(r[1]), r[2], r[3], r[4]))]
+        all_known = all(pr_id in known for pr_id in ids)
+        query = _stamp_query(store, None, None, True, record_hash=not all_known)
+        rows = connection.execute(query, {"ids": ids}).all()
+        stale = []
+        for r in rows:
+            record_hash = known[int(r[0])][1] if all_known else str(r[1])
+            stamp = _stamp(record_hash, r[2], r[3], r[4])
+            if r[5] != stamp:
+                stale.append((int(r[0]), stamp))
         if stale:
-            _write_rows(store, connection, stale, records or {})
+            _write_rows(store, connection, stale, records)
 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:

@@ -240,12 +240,14 @@ class Store:
                 }
                 new_rows: list[dict[str, Any]] = []
                 changed_rows: list[dict[str, Any]] = []
+                by_number: dict[int, tuple[PullRequest, str]] = {}  # written: record, record_hash
                 for pr, record_json in prs:
                     digest = _digest(record_json)
                     found = existing.get(pr.number)
                     if found is not None and found[1] == digest:
                         outcomes.append((pr, "unchanged"))
                         continue
+                    by_number[pr.number] = (pr, digest)
                     row = _pr_row(pr, record_json, digest)
                     if found is None:
                         new_rows.append({"repository_id": repo_id, **row})
@@ -270,7 +272,6 @@ class Store:
                             )
                         )
                     ).all()
-                    by_number = {pr.number: pr for pr, _json in prs}
                     records = {int(row.id): by_number[int(row.number)] for row in written}
                     # Searchable from the moment the record is committed (same transaction).
                     search_store.index_in_transaction(self, connection, sorted(records), records)
