@@ -16,12 +16,12 @@ rebuilds only rows whose stamp differs, so calling it at every start is cheap.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, Row, bindparam, text
 
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.store import Store
@@ -173,9 +173,13 @@ def _stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: 
     return f"{record_hash[:32]}:{facts_key or '-'}:{count or 0}.{last_id or 0}"
 
 
-def reindex(store: Store, repository: str | None = None) -> ReindexStats:
-    """Bring the search index up to date (all repositories, or one); drop orphan rows."""
-    return _reindex(store, repository, None)
+def reindex(store: Store, repository: str | None = None, *, indexed: Collection[int] = ()) -> ReindexStats:
+    """Bring the search index up to date (all repositories, or one); drop orphan rows.
+
+    ``indexed``: numbers of the repository's PRs this process has just written and indexed
+    in the same transaction (`index_in_transaction`); their rows are not read again.
+    """
+    return _reindex(store, repository, None, indexed)
 
 
 def index_pr(store: Store, repo: str, number: int) -> None:
@@ -183,7 +187,7 @@ def index_pr(store: Store, repo: str, number: int) -> None:
     _reindex(store, repo, number)
 
 
-def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+def _reindex(store: Store, repository: str | None, number: int | None, indexed: Collection[int] = ()) -> ReindexStats:
     if store.read_only:
         return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
@@ -191,10 +195,17 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
         params["repository"] = repository
     if number is not None:
         params["number"] = number
-    with store._engine.connect() as connection:
-        rows = connection.execute(_stamp_query(store, repository, number), params).all()
-    stale: list[tuple[int, str]] = []
     current = 0
+    with store._engine.connect() as connection:
+        if indexed and repository is not None and number is None:
+            ids, current = _ids_to_check(connection, repository, set(indexed))
+            rows: list[Row[Any]] = []
+            for start in range(0, len(ids), _BATCH):
+                batch = {"ids": ids[start : start + _BATCH]}
+                rows += connection.execute(_stamp_query(store, None, None, True), batch).all()
+        else:
+            rows = list(connection.execute(_stamp_query(store, repository, number), params).all())
+    stale: list[tuple[int, str]] = []
     for row in rows:
         stamp = _stamp(str(row[1]), row[2], row[3], row[4])
         if row[5] == stamp:
@@ -205,6 +216,21 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
         _write_batch(store, stale[start : start + _BATCH])
     removed = _remove_orphans(store) if number is None else 0
     return ReindexStats(indexed=len(stale), removed=removed, current=current)
+
+
+def _ids_to_check(connection: Connection, repository: str, indexed: set[int]) -> tuple[list[int], int]:
+    """The repository's row ids whose stamps must be read (not in ``indexed``), and how many
+    were left out. Only ids and numbers are read here: on SQLite the record hash lies past
+    the record's file texts, so reading it for rows just indexed would walk all of them."""
+    rows = connection.execute(
+        text(
+            "SELECT p.id, p.number FROM pull_requests p JOIN repositories r ON r.id = p.repository_id "
+            "WHERE r.full_name = :repository ORDER BY p.id"
+        ),
+        {"repository": repository},
+    ).all()
+    ids = [int(row[0]) for row in rows if int(row[1]) not in indexed]
+    return ids, len(rows) - len(ids)
 
 
 def _load_batch(
