@@ -66,9 +66,11 @@ def compare(first: Path, second: Path, ignored: set[str]) -> bool:
     same = True
     tables_a, tables_b = dict(tables(a)), dict(tables(b))
     if tables_a != tables_b:
-        print(f"schema differs: only in A {sorted(set(tables_a) - set(tables_b))}, "
-              f"only in B {sorted(set(tables_b) - set(tables_a))}, "
-              f"changed {sorted(t for t in set(tables_a) & set(tables_b) if tables_a[t] != tables_b[t])}")
+        print(
+            f"schema differs: only in A {sorted(set(tables_a) - set(tables_b))}, "
+            f"only in B {sorted(set(tables_b) - set(tables_a))}, "
+            f"changed {sorted(t for t in set(tables_a) & set(tables_b) if tables_a[t] != tables_b[t])}"
+        )
         same = False
     for table in sorted(set(tables_a) & set(tables_b)):
         digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
