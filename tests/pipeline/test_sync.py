@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.errors import SourceError
@@ -15,6 +16,8 @@ from prdigest.sources.git import GitSource, GitSyncOptions
 from prdigest.sources.github.bundle_source import BundleSource
 from prdigest.sources.protocol import Source, StoredLookup, SyncState
 from prdigest.store import Store
+from prdigest.store.search_store import reindex, search
+from prdigest.store.testing import engine_of
 
 REPO = "example-org/widgets"
 BUNDLES = Path(__file__).parents[1] / "e2e_github" / "fixtures" / "bundles"
@@ -117,3 +120,33 @@ def test_stored_lookup_answers_none_for_an_unknown_pr(repo: GitRepoBuilder, stor
     assert found is not None
     assert found.title == "Fix the parser"
     assert lookup(REPO, 99) is None
+
+
+def _search_rows(store: Store) -> list[tuple[object, ...]]:
+    with engine_of(store).connect() as connection:
+        return [tuple(row) for row in connection.execute(text("SELECT rowid, * FROM pr_search ORDER BY rowid"))]
+
+
+def test_rows_indexed_with_their_write_match_a_rebuild_from_the_stored_records(
+    repo: GitRepoBuilder, store: Store
+) -> None:
+    # The sync indexes the records it has in hand; a rebuild reads and parses the stored JSON.
+    sync_source(store, _git(repo))
+    written = _search_rows(store)
+    assert sorted(row[0] for row in written) == sorted([store.pr_id(REPO, 1), store.pr_id(REPO, 2)])
+    with engine_of(store).begin() as connection:
+        connection.execute(text("DELETE FROM pr_search"))
+    assert reindex(store, REPO).indexed == 2
+    assert _search_rows(store) == written
+
+
+def test_a_sync_catches_up_rows_left_out_of_search_and_skips_those_it_wrote(repo: GitRepoBuilder, store: Store) -> None:
+    sync_source(store, _git(repo))
+    with engine_of(store).begin() as connection:  # as an older version killed mid-write left it
+        connection.execute(text("DELETE FROM pr_search WHERE rowid = :id"), {"id": store.pr_id(REPO, 1)})
+    assert [hit.number for hit in search(store, "parser")] == [2]
+    repo.squash_pr(3, "Document the parser", {"README.md": "# widgets\n\nParses.\n"})
+    assert sync_source(store, _git(repo)).inserted == 1
+    assert sorted(hit.number for hit in search(store, "parser")) == [1, 2, 3]
+    stats = reindex(store, REPO)
+    assert (stats.indexed, stats.current) == (0, 3)

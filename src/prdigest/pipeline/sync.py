@@ -53,15 +53,24 @@ def sync_source(
     repository = source.repository
     state = {} if fresh or repository is None else store.get_sync_state(repository, source.name)
     records = source.pull_requests(state, stored_lookup(store))
+    written: set[int] = set()  # numbers of this repository's records written (and indexed) here
+
+    def committed(pr: PullRequest, outcome: str) -> None:
+        if outcome != "unchanged" and pr.repository == repository:
+            written.add(pr.number)
+        if on_record is not None:
+            on_record(pr, outcome)
+
     if source.commit_each:
         for record in records:
-            stats.add(store.upsert_prs([record], on_record=on_record))
+            stats.add(store.upsert_prs([record], on_record=committed))
     else:
-        stats.add(store.upsert_prs(records, on_record=on_record))
+        stats.add(store.upsert_prs(records, on_record=committed))
     # Searchable right after the sync, not after the next analyze or server start. The
     # whole repository: rows a killed earlier sync wrote but did not index are caught up too
-    # (cheap: only rows whose record changed are rebuilt).
-    search_store.reindex(store, repository)
+    # (cheap: only rows whose record changed are rebuilt; rows written above were indexed
+    # with their write and are not read again).
+    search_store.reindex(store, repository, indexed=written)
     resume = source.resume_state()
     if resume is not None and repository is not None:
         store.set_sync_state(repository, source.name, resume)

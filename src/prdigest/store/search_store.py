@@ -16,19 +16,21 @@ rebuilds only rows whose stamp differs, so calling it at every start is cheap.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, Row, bindparam, text
 
-from prdigest.models.facts import Facts
-from prdigest.models.narrative import Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.quick import search_stamp as _stamp
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
+
+if TYPE_CHECKING:
+    from prdigest.models.facts import Facts
+    from prdigest.models.narrative import Narrative
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
@@ -139,8 +141,13 @@ def _is_sqlite(store: Store) -> bool:
     return store._engine.dialect.name == "sqlite"
 
 
-def _stamp_query(store: Store, repository: str | None, number: int | None, ids: bool = False) -> Any:
+def _stamp_query(
+    store: Store, repository: str | None, number: int | None, ids: bool = False, record_hash: bool = True
+) -> Any:
     search_key = "s.rowid" if _is_sqlite(store) else "s.pull_request_id"
+    # record_hash follows the record in the row: on SQLite, reading it walks the record's
+    # overflow pages (whole file texts), so it is left out when the caller knows it.
+    hash_column = "p.record_hash" if record_hash else "NULL"
     where = ["p.id IN :ids"] if ids else []
     if repository is not None:
         where.append("r.full_name = :repository")
@@ -149,7 +156,7 @@ def _stamp_query(store: Store, repository: str | None, number: int | None, ids: 
     clause = ("WHERE " + " AND ".join(where)) if where else ""
     statement = text(
         f"""
-        SELECT p.id, p.record_hash, f.cache_key, n.count, n.last_id, s.stamp
+        SELECT p.id, {hash_column}, f.cache_key, n.count, n.last_id, s.stamp
         FROM pull_requests p
         JOIN repositories r ON r.id = p.repository_id
         LEFT JOIN facts f ON f.pull_request_id = p.id
@@ -163,9 +170,13 @@ def _stamp_query(store: Store, repository: str | None, number: int | None, ids: 
     return statement.bindparams(bindparam("ids", expanding=True)) if ids else statement
 
 
-def reindex(store: Store, repository: str | None = None) -> ReindexStats:
-    """Bring the search index up to date (all repositories, or one); drop orphan rows."""
-    return _reindex(store, repository, None)
+def reindex(store: Store, repository: str | None = None, *, indexed: Collection[int] = ()) -> ReindexStats:
+    """Bring the search index up to date (all repositories, or one); drop orphan rows.
+
+    ``indexed``: numbers of the repository's PRs this process has just written and indexed
+    in the same transaction (`index_in_transaction`); their rows are not read again.
+    """
+    return _reindex(store, repository, None, indexed)
 
 
 def index_pr(store: Store, repo: str, number: int) -> None:
@@ -173,7 +184,7 @@ def index_pr(store: Store, repo: str, number: int) -> None:
     _reindex(store, repo, number)
 
 
-def _reindex(store: Store, repository: str | None, number: int | None) -> ReindexStats:
+def _reindex(store: Store, repository: str | None, number: int | None, indexed: Collection[int] = ()) -> ReindexStats:
     if store.read_only:
         return ReindexStats(indexed=0, removed=0, current=0)  # searches what is indexed
     params: dict[str, Any] = {}
@@ -181,10 +192,17 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
         params["repository"] = repository
     if number is not None:
         params["number"] = number
-    with store._engine.connect() as connection:
-        rows = connection.execute(_stamp_query(store, repository, number), params).all()
-    stale: list[tuple[int, str]] = []
     current = 0
+    with store._engine.connect() as connection:
+        if indexed and repository is not None and number is None:
+            ids, current = _ids_to_check(connection, repository, set(indexed))
+            rows: list[Row[Any]] = []
+            for start in range(0, len(ids), _BATCH):
+                batch = {"ids": ids[start : start + _BATCH]}
+                rows += connection.execute(_stamp_query(store, None, None, True), batch).all()
+        else:
+            rows = list(connection.execute(_stamp_query(store, repository, number), params).all())
+    stale: list[tuple[int, str]] = []
     for row in rows:
         stamp = _stamp(str(row[1]), row[2], row[3], row[4])
         if row[5] == stamp:
@@ -197,17 +215,40 @@ def _reindex(store: Store, repository: str | None, number: int | None) -> Reinde
     return ReindexStats(indexed=len(stale), removed=removed, current=current)
 
 
-def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, str | None, list[str]]]:
-    found: dict[int, tuple[str, str | None, list[str]]] = {}
+def _ids_to_check(connection: Connection, repository: str, indexed: set[int]) -> tuple[list[int], int]:
+    """The repository's row ids whose stamps must be read (not in ``indexed``), and how many
+    were left out. Only ids and numbers are read here: on SQLite the record hash lies past
+    the record's file texts, so reading it for rows just indexed would walk all of them."""
     rows = connection.execute(
         text(
-            "SELECT p.id, p.record, f.body FROM pull_requests p "
+            "SELECT p.id, p.number FROM pull_requests p JOIN repositories r ON r.id = p.repository_id "
+            "WHERE r.full_name = :repository ORDER BY p.id"
+        ),
+        {"repository": repository},
+    ).all()
+    ids = [int(row[0]) for row in rows if int(row[1]) not in indexed]
+    return ids, len(rows) - len(ids)
+
+
+def _load_batch(
+    connection: Connection, ids: list[int], known: Mapping[int, PullRequest]
+) -> dict[int, tuple[PullRequest | str, str | None, list[str]]]:
+    """Per id: the record (the caller's object when ``known`` has it, else the stored JSON),
+    the facts JSON and the narratives' JSON."""
+    found: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
+    # The caller's records are what was just written: reading back and re-parsing the stored
+    # JSON (file contents included) would cost more than the write itself.
+    record = "NULL" if all(pr_id in known for pr_id in ids) else "p.record"
+    rows = connection.execute(
+        text(
+            f"SELECT p.id, {record}, f.body FROM pull_requests p "
             "LEFT JOIN facts f ON f.pull_request_id = p.id WHERE p.id IN :ids"
         ).bindparams(bindparam("ids", expanding=True)),
         {"ids": ids},
     )
     for row in rows:
-        found[int(row[0])] = (str(row[1]), row[2], [])
+        pr_id = int(row[0])
+        found[pr_id] = (known[pr_id] if pr_id in known else str(row[1]), row[2], [])
     narrative_rows = connection.execute(
         text("SELECT pull_request_id, body FROM narratives WHERE pull_request_id IN :ids ORDER BY id").bindparams(
             bindparam("ids", expanding=True)
@@ -220,16 +261,33 @@ def _load_batch(connection: Connection, ids: list[int]) -> dict[int, tuple[str, 
     return found
 
 
-def index_in_transaction(store: Store, connection: Connection, pull_request_ids: Sequence[int]) -> None:
+def index_in_transaction(
+    store: Store,
+    connection: Connection,
+    pull_request_ids: Sequence[int],
+    written: Mapping[int, tuple[PullRequest, str]] | None = None,
+) -> None:
     """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
     what they index are committed together (a process killed after the commit leaves no PR
-    out of search, or indexed without its facts)."""
+    out of search, or indexed without its facts).
+
+    ``written``: by row id, the record just written and its ``record_hash``, when the caller
+    has them (then neither is read back)."""
+    known = written or {}
+    records = {pr_id: record for pr_id, (record, _hash) in known.items()}
     for start in range(0, len(pull_request_ids), _BATCH):
         ids = list(pull_request_ids[start : start + _BATCH])
-        rows = connection.execute(_stamp_query(store, None, None, True), {"ids": ids}).all()
-        stale = [(int(r[0]), stamp) for r in rows if r[5] != (stamp := _stamp(str(r[1]), r[2], r[3], r[4]))]
+        all_known = all(pr_id in known for pr_id in ids)
+        query = _stamp_query(store, None, None, True, record_hash=not all_known)
+        rows = connection.execute(query, {"ids": ids}).all()
+        stale = []
+        for r in rows:
+            record_hash = known[int(r[0])][1] if all_known else str(r[1])
+            stamp = _stamp(record_hash, r[2], r[3], r[4])
+            if r[5] != stamp:
+                stale.append((int(r[0]), stamp))
         if stale:
-            _write_rows(store, connection, stale)
+            _write_rows(store, connection, stale, records)
 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
@@ -238,18 +296,20 @@ def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
         _write_rows(store, connection, batch)
 
 
-def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str]]) -> None:
+def _write_rows(
+    store: Store, connection: Connection, batch: list[tuple[int, str]], known: Mapping[int, PullRequest] | None = None
+) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
-    loaded = _load_batch(connection, ids)
+    loaded = _load_batch(connection, ids, known or {})
     values: list[dict[str, Any]] = []
     for pr_id, stamp in batch:
         if pr_id not in loaded:
             continue
         record, facts_body, narrative_bodies = loaded[pr_id]
         document = build_document(
-            PullRequest.model_validate_json(record),
-            None if facts_body is None else Facts.model_validate_json(facts_body),
-            [Narrative.model_validate_json(body) for body in narrative_bodies],
+            record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
+            None if facts_body is None else _facts(facts_body),
+            _narratives(narrative_bodies),
         )
         values.append(
             {
@@ -262,6 +322,22 @@ def _write_rows(store: Store, connection: Connection, batch: list[tuple[int, str
             }
         )
     _replace_rows(store, connection, ids, values)
+
+
+def _facts(body: str) -> Facts:
+    # Imported here, as in `_narratives`: a sync of new records has neither facts nor
+    # narratives, and these models cost more to import than many records to index.
+    from prdigest.models.facts import Facts
+
+    return Facts.model_validate_json(body)
+
+
+def _narratives(bodies: list[str]) -> list[Narrative]:
+    if not bodies:
+        return []
+    from prdigest.models.narrative import Narrative
+
+    return [Narrative.model_validate_json(body) for body in bodies]
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:

@@ -241,12 +241,14 @@ class Store:
                 }
                 new_rows: list[dict[str, Any]] = []
                 changed_rows: list[dict[str, Any]] = []
+                by_number: dict[int, tuple[PullRequest, str]] = {}  # written: record, record_hash
                 for pr, record_json in prs:
                     digest = _digest(record_json)
                     found = existing.get(pr.number)
                     if found is not None and found[1] == digest:
                         outcomes.append((pr, "unchanged"))
                         continue
+                    by_number[pr.number] = (pr, digest)
                     row = _pr_row(pr, record_json, digest)
                     if found is None:
                         new_rows.append({"repository_id": repo_id, **row})
@@ -264,15 +266,16 @@ class Store:
                     )
                 if new_rows or changed_rows:
                     written = connection.execute(
-                        select(pull_requests.c.id).where(
+                        select(pull_requests.c.id, pull_requests.c.number).where(
                             and_(
                                 pull_requests.c.repository_id == repo_id,
                                 pull_requests.c.number.in_([row["number"] for row in new_rows + changed_rows]),
                             )
                         )
-                    ).scalars()
+                    ).all()
+                    records = {int(row.id): by_number[int(row.number)] for row in written}
                     # Searchable from the moment the record is committed (same transaction).
-                    search_store.index_in_transaction(self, connection, sorted(int(i) for i in written))
+                    search_store.index_in_transaction(self, connection, sorted(records), records)
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:

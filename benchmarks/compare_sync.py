@@ -1,0 +1,153 @@
+"""Check that a change to the sync stores exactly what another revision of the code stores.
+
+    .venv/bin/python benchmarks/compare_sync.py CLONE [--against main] [--workdir DIR] [-- SYNC ARGS]
+    .venv/bin/python benchmarks/compare_sync.py --databases A.db B.db
+
+With a clone: ``prdigest sync git CLONE`` runs twice into two new SQLite files, once with this
+checkout's code and once with the code of the git revision ``--against`` (its ``src`` taken
+with ``git archive`` and put first on PYTHONPATH, same virtualenv), then the two databases are
+compared. With ``--databases`` only the comparison runs.
+
+The comparison covers every table, the search index's internal tables included, row by row
+in row-id order, plus the schema itself; ``--ignore TABLE.COLUMN`` leaves out a column that
+holds a wall-clock time (a sync writes none today). Prints one line per table and exits 1 on
+any difference, naming the first differing row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tables(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(name, create statement) of every table, virtual ones included, by name."""
+    rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
+    return [(str(name), str(sql or "")) for name, sql in rows]
+
+
+def _columns(connection: sqlite3.Connection, table: str) -> list[str]:
+    return [str(row[1]) for row in connection.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _has_rowid(connection: sqlite3.Connection, table: str) -> bool:
+    try:
+        connection.execute(f'SELECT rowid FROM "{table}" LIMIT 1').fetchall()
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def table_rows(connection: sqlite3.Connection, table: str, ignored: set[str]) -> Iterator[tuple[object, ...]]:
+    columns = [c for c in _columns(connection, table) if f"{table}.{c}" not in ignored]
+    selected = ", ".join(f'"{c}"' for c in columns)
+    if _has_rowid(connection, table):
+        query = f'SELECT rowid, {selected} FROM "{table}" ORDER BY rowid'
+    else:
+        query = f'SELECT {selected} FROM "{table}" ORDER BY {", ".join(str(i + 1) for i in range(len(columns)))}'
+    yield from connection.execute(query)
+
+
+def compare(first: Path, second: Path, ignored: set[str]) -> bool:
+    """Print one line per table; True when every table (and the schema) is identical."""
+    a = sqlite3.connect(f"file:{first}?mode=ro", uri=True)
+    b = sqlite3.connect(f"file:{second}?mode=ro", uri=True)
+    same = True
+    tables_a, tables_b = dict(tables(a)), dict(tables(b))
+    if tables_a != tables_b:
+        print(
+            f"schema differs: only in A {sorted(set(tables_a) - set(tables_b))}, "
+            f"only in B {sorted(set(tables_b) - set(tables_a))}, "
+            f"changed {sorted(t for t in set(tables_a) & set(tables_b) if tables_a[t] != tables_b[t])}"
+        )
+        same = False
+    for table in sorted(set(tables_a) & set(tables_b)):
+        digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
+        count = 0
+        first_difference: str | None = None
+        rows_b = table_rows(b, table, ignored)
+        for row_a in table_rows(a, table, ignored):
+            row_b = next(rows_b, None)
+            digest_a.update(repr(row_a).encode())
+            digest_b.update(repr(row_b).encode())
+            count += 1
+            if row_a != row_b and first_difference is None:
+                first_difference = f"row {count}: A {_short(row_a)} / B {_short(row_b)}"
+        extra = sum(1 for _ in rows_b)
+        if extra and first_difference is None:
+            first_difference = f"B has {extra} more rows"
+        verdict = "identical" if first_difference is None else f"DIFFERS ({first_difference})"
+        print(f"{table:24s} {count:6d} rows  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
+        same = same and first_difference is None
+    return same
+
+
+def _short(row: tuple[object, ...] | None) -> str:
+    text = repr(row)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def export_src(revision: str, into: Path) -> Path:
+    """The ``src`` folder of a git revision of this checkout, unpacked under ``into``."""
+    archive = into / "src.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(ROOT), "archive", revision, "src"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def run_sync(clone: Path, db: Path, src: Path, extra: list[str]) -> float:
+    env = dict(os.environ, PYTHONPATH=str(src))
+    command = [sys.executable, "-m", "prdigest", "sync", "git", str(clone), "--db", str(db), *extra]
+    started = time.perf_counter()
+    completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise SystemExit(f"sync failed ({src}): {completed.stderr.strip()}")
+    print(f"  {src}: {completed.stdout.strip().splitlines()[0]} ({time.perf_counter() - started:.1f} s)")
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("clone", type=Path, nargs="?", help="a local git clone to sync twice")
+    parser.add_argument("--against", default="main", help="git revision whose code is the reference (default main)")
+    parser.add_argument("--databases", type=Path, nargs=2, metavar=("A", "B"), help="only compare these two files")
+    parser.add_argument("--ignore", action="append", default=[], metavar="TABLE.COLUMN", help="column to leave out")
+    parser.add_argument("--workdir", type=Path, default=None, help="where the databases go (default: a temp dir)")
+    parser.add_argument("sync_args", nargs="*", help="more arguments for `sync git` (after --)")
+    args = parser.parse_args()
+    ignored = set(args.ignore)
+    if args.databases is not None:
+        return 0 if compare(*args.databases, ignored) else 1
+    if args.clone is None:
+        parser.error("give a clone or --databases A B")
+    with tempfile.TemporaryDirectory(prefix="prdigest-compare-") as scratch:
+        work = args.workdir or Path(scratch)
+        work.mkdir(parents=True, exist_ok=True)
+        reference = export_src(args.against, Path(scratch))
+        first, second = work / "reference.db", work / "this.db"
+        for db in (first, second):
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db}{suffix}").unlink(missing_ok=True)
+        print(f"sync {args.clone} with {args.against}'s code (A) and this checkout's (B):")
+        run_sync(args.clone, first, reference, args.sync_args)
+        run_sync(args.clone, second, ROOT / "src", args.sync_args)
+        same = compare(first, second, ignored)
+    print("identical" if same else "DIFFERENT")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
