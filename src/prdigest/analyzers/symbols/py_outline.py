@@ -237,16 +237,17 @@ class _Lines:
 
     def may_test_platform(self, node: ast.AST) -> bool:
         """Whether the unparsed source of ``node`` could match `_PLATFORM_TEST`: the words it
-        looks for are in the node's lines, or a string (an implicit concatenation, an escape)
-        or a non-ASCII identifier could make them up."""
+        looks for are in the node's lines, or strings could make them up (an escape, literals
+        joined by adjacency), or a non-ASCII identifier could (names are NFKC-normalized)."""
         start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
         if self.lines is None or start is None or end is None:
             return True
         span = "\n".join(self.lines[start - 1 : end])
         return (
             any(word in span for word in _PLATFORM_WORDS)
-            or ("os" in span and "name" in span)
-            or any(mark in span for mark in _STRING_MARKS)
+            or (_OS.search(span) is not None and _NAME.search(span) is not None)
+            or "\\" in span
+            or _ADJACENT_STRINGS.search(span) is not None
             or not span.isascii()
         )
 
@@ -258,7 +259,11 @@ class _Lines:
 
 
 _PLATFORM_WORDS = ("platform", "implementation", "IS_WINDOWS", "IS_MACOS", "IS_LINUX")
-_STRING_MARKS = ("'", '"', "\\")
+_OS = re.compile(r"\bos\b")
+_NAME = re.compile(r"\bname\b")
+# Two string literals side by side (implicitly joined): a quote, then only blanks and
+# comments, then a literal's prefix and quote. Also true of any empty or triple-quoted string.
+_ADJACENT_STRINGS = re.compile(r"['\"]\s*(?:#[^\n]*\s*)*[rRbBuUfF]{0,2}['\"]")
 
 
 def _guards_and_checks(
