@@ -13,6 +13,7 @@ import hashlib
 import re
 from collections import OrderedDict
 
+from prdigest.analyzers.symbols.py_outline import OUTLINES, parse_module
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -83,11 +84,11 @@ def _python_shape(text: str) -> bytes | None:
     if key in _SHAPES:
         _SHAPES.move_to_end(key)
         return _SHAPES[key]
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        shape = None
-    else:
+    tree = parse_module(text)
+    # The code-edits analyzer outlines the same contents: from this parse, before the strip.
+    OUTLINES.remember(text, tree)
+    shape = None
+    if tree is not None:
         shape = hashlib.blake2b(ast.dump(_Strip().visit(tree)).encode("utf-8", "surrogatepass")).digest()
     _SHAPES[key] = shape
     while len(_SHAPES) > _MAX_SHAPES:

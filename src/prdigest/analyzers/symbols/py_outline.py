@@ -333,16 +333,31 @@ class OutlineCache:
         self._entries: OrderedDict[bytes, Outline | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = _digest(text)
         if key in self._entries:
             self._entries.move_to_end(key)
             return self._entries[key]
         tree = parse_module(text)
-        found = outline_of_tree(tree, text) if tree is not None else None
+        return self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
+
+    def remember(self, text: str, tree: ast.Module | None) -> None:
+        """Outline ``tree``, just parsed from ``text`` by someone else, unless it is known:
+        the parse is the costly part, so it is done once for both."""
+        key = _digest(text)
+        if key in self._entries:
+            self._entries.move_to_end(key)
+        else:
+            self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
+
+    def _keep(self, key: bytes, found: Outline | None) -> Outline | None:
         self._entries[key] = found
         while len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)
         return found
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 # Per process, like functools caches: an outline depends on nothing but the contents.
