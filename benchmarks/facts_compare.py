@@ -57,7 +57,8 @@ def main() -> int:
         left, right = rows_by_pr(args.a, query), rows_by_pr(args.b, query)
         keys = sorted(set(left) | set(right))
         different = [key for key in keys if left.get(key) != right.get(key)]
-        print(f"{table:20} PRs {len(left):6} vs {len(right):6}  rows {sum(map(len, left.values())):7}  differ {len(different)}")
+        rows = sum(map(len, left.values()))
+        print(f"{table:20} PRs {len(left):6} vs {len(right):6}  rows {rows:7}  differ {len(different)}")
         for key in different[: args.show]:
             differs = True
             a, b = left.get(key, []), right.get(key, [])
