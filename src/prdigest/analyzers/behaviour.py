@@ -9,8 +9,11 @@ docstrings and version constants; other files line by line, comments and blank l
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
+from collections import OrderedDict
 
+from prdigest.analyzers.symbols.py_outline import OUTLINES, parse_module
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -75,12 +78,28 @@ def _is_version_assignment(statement: ast.stmt) -> bool:
     return any(isinstance(t, ast.Name) and t.id in _VERSION_NAMES for t in targets)
 
 
-def _python_shape(text: str) -> str | None:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return ast.dump(_Strip().visit(tree))
+def _python_shape(text: str) -> bytes | None:
+    """A digest of the tree without docstrings and version constants (None: it does not parse)."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    if key in _SHAPES:
+        _SHAPES.move_to_end(key)
+        return _SHAPES[key]
+    tree = parse_module(text)
+    # The code-edits analyzer outlines the same contents: from this parse, before the strip.
+    OUTLINES.remember(text, tree)
+    shape = None
+    if tree is not None:
+        shape = hashlib.blake2b(ast.dump(_Strip().visit(tree)).encode("utf-8", "surrogatepass")).digest()
+    _SHAPES[key] = shape
+    while len(_SHAPES) > _MAX_SHAPES:
+        _SHAPES.popitem(last=False)
+    return shape
+
+
+# Shapes by digest of the contents, per process (like functools caches): oldest first, one
+# PR's new file is the next one's old file, so each version is parsed once.
+_SHAPES: OrderedDict[bytes, bytes | None] = OrderedDict()
+_MAX_SHAPES = 256
 
 
 def file_changes_behaviour(change: FileChange) -> bool:

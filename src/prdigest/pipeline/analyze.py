@@ -22,7 +22,7 @@ from prdigest.store.facts_store import analysis_states, get_facts, save_facts, s
 from prdigest.store.store import Store
 
 if TYPE_CHECKING:  # the workers module (multiprocessing) is imported only when analysis runs
-    from prdigest.pipeline.analyze_workers import Outcome, Task
+    from prdigest.pipeline.analyze_workers import Outcome
 
 
 @dataclass
@@ -96,7 +96,8 @@ def analyze_stored(
     count = workers.default_jobs() if jobs is None else max(1, jobs)
     count = min(count, len(todo) // workers.MIN_PARALLEL)
     if count > 1 and workers.can_send(registry, context):
-        pages = workers.analyze_in_workers(todo, read, registry, context, count)
+        url = store.url if store.reopenable() else None
+        pages = workers.analyze_in_workers(todo, read, registry, context, count, url)
     else:
         pages = workers.analyze_in_process(todo, read, registry, context)
     # closing: an error here (or Ctrl-C) ends the workers now, not when the generator is collected.
@@ -111,7 +112,7 @@ def analyze_stored(
 
 def _save_page(
     store: Store,
-    page: list[tuple[Task, Outcome]],
+    page: list[tuple[int, Outcome]],
     names: dict[int, tuple[str, int]],
     stats: AnalyzeStats,
     on_done: Callable[[str, int, str], None] | None,
@@ -119,15 +120,15 @@ def _save_page(
     """Store one page's facts and search rows (one transaction), then count them."""
     # One transaction with the PRs' search rows: an analysis killed after this page leaves no
     # analyzed PR indexed without its facts.
-    save_facts_rows(store, [outcome for _task, outcome in page if not isinstance(outcome, str)])
-    for task, outcome in page:
+    save_facts_rows(store, [outcome for _id, outcome in page if not isinstance(outcome, str)])
+    for pull_request_id, outcome in page:
         failed = isinstance(outcome, str)
         if isinstance(outcome, str):
             stats.failed.append(outcome)
         else:
             stats.analyzed += 1
         if on_done is not None:
-            repo, number = names[task.pull_request_id]
+            repo, number = names[pull_request_id]
             on_done(repo, number, "failed" if failed else "analyzed")
 
 

@@ -1,7 +1,9 @@
 """Analyze pages of stored PRs, in this process or in worker processes on the other cores.
 
-Records go to a worker as their stored JSON and facts come back as `FactsRow` values, so
-only the main process touches the database. Each worker gets one contiguous run of the
+A worker is sent the ids of a page of PRs and reads their records from the database itself
+(when it can open it: not an in-memory one, whose records go to it as JSON instead); facts
+come back as `FactsRow` values and only the main process writes. So the main process never
+holds a record, and a worker holds one page. Each worker gets one contiguous run of the
 PRs (oldest first): consecutive PRs often touch the same files, and the analyzers keep
 small per-process caches (parsed trees, classified paths) that then hit. A worker is
 fed at most two pages ahead, so memory stays flat however many PRs there are.
@@ -82,11 +84,12 @@ def _tasks(page: Page, read: ReadRecords) -> list[Task]:
 
 def analyze_in_process(
     items: Sequence[tuple[int, str, str]], read: ReadRecords, registry: Registry, context: AnalysisContext
-) -> Generator[list[tuple[Task, Outcome]], None, None]:
-    """Pages of (task, outcome), analyzed here, oldest first."""
+) -> Generator[list[tuple[int, Outcome]], None, None]:
+    """Pages of (pull request id, outcome), analyzed here, oldest first."""
     for start in range(0, len(items), PAGE_SIZE):
         tasks = _tasks(list(items[start : start + PAGE_SIZE]), read)
-        yield [(task, analyze_task(task, registry, context)) for task in tasks]
+        yield [(task.pull_request_id, analyze_task(task, registry, context)) for task in tasks]
+        del tasks
 
 
 def can_send(registry: Registry, context: AnalysisContext) -> bool:
@@ -128,20 +131,41 @@ def _next_task(inbox: Any, parent: int) -> Any:
                 os._exit(1)
 
 
-def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int) -> None:
+def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int, url: str | None) -> None:
     _die_with_parent(parent)
     registry, context = pickle.loads(setup)
-    while True:
-        task = _next_task(inbox, parent)
-        if task is None:
-            return
-        page_number, tasks = task
-        try:
-            outcomes = [analyze_task(t, registry, context) for t in tasks]
-        except BaseException:  # reported to the main process, which raises
-            outbox.put((index, page_number, None, traceback.format_exc(limit=6)))
-            return
-        outbox.put((index, page_number, outcomes, None))
+    store: Any = None
+    try:
+        while True:
+            task = _next_task(inbox, parent)
+            if task is None:
+                return
+            page_number, work = task
+            try:
+                if url is not None:  # ids: read the page here
+                    if store is None:
+                        from prdigest.store.store import Store
+
+                        store = Store.open(url, create=False, read_only_ok=True)
+                    work = _tasks(work, _reader(store))
+                outcomes = [analyze_task(t, registry, context) for t in work]
+            except BaseException:  # reported to the main process, which raises
+                outbox.put((index, page_number, None, traceback.format_exc(limit=6)))
+                return
+            del work  # this page's records go before the next page is read
+            outbox.put((index, page_number, outcomes, None))
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _reader(store: Any) -> ReadRecords:
+    from prdigest.store.facts_store import stored_records
+
+    def read(ids: Sequence[int]) -> dict[int, str]:
+        return stored_records(store, ids)
+
+    return read
 
 
 def _segments(items: Sequence[tuple[int, str, str]], count: int) -> list[list[Page]]:
@@ -177,8 +201,11 @@ def analyze_in_workers(
     registry: Registry,
     context: AnalysisContext,
     jobs: int,
-) -> Generator[list[tuple[Task, Outcome]], None, None]:
-    """Pages of (task, outcome) from ``jobs`` worker processes, in the order they finish."""
+    url: str | None = None,
+) -> Generator[list[tuple[int, Outcome]], None, None]:
+    """Pages of (pull request id, outcome) from ``jobs`` worker processes, in the order they
+    finish. With ``url`` (a database other processes can open) the workers read the records
+    themselves; else ``read`` reads them here and they are sent."""
     # spawn, not fork: the parent may run threads (progress bars, database pools).
     mp = multiprocessing.get_context("spawn")
     setup = pickle.dumps((registry, context))
@@ -188,21 +215,21 @@ def analyze_in_workers(
     workers = [
         mp.Process(
             target=_worker_main,
-            args=(setup, inboxes[i], outbox, i, os.getpid()),
+            args=(setup, inboxes[i], outbox, i, os.getpid(), url),
             daemon=True,
             name=f"prdigest-analyze-{i}",
         )
         for i in range(len(runs))
     ]
     _start_ignoring_ctrl_c(workers)
-    sent: dict[tuple[int, int], list[Task]] = {}
+    sent: dict[tuple[int, int], list[int]] = {}  # pages in flight: their PR ids
     next_page = [0] * len(runs)
 
     def feed(index: int) -> None:
         if next_page[index] < len(runs[index]):
-            tasks = _tasks(runs[index][next_page[index]], read)
-            sent[(index, next_page[index])] = tasks
-            inboxes[index].put((next_page[index], tasks))
+            page = runs[index][next_page[index]]
+            sent[(index, next_page[index])] = [item[0] for item in page]
+            inboxes[index].put((next_page[index], page if url is not None else _tasks(page, read)))
             next_page[index] += 1
         elif next_page[index] == len(runs[index]):
             inboxes[index].put(None)
@@ -223,9 +250,9 @@ def analyze_in_workers(
                 continue
             if error is not None:
                 raise AnalysisError(f"analysis worker failed:\n{error}")
-            tasks = sent.pop((index, page_number))
+            ids = sent.pop((index, page_number))
             feed(index)
-            yield list(zip(tasks, outcomes, strict=True))
+            yield list(zip(ids, outcomes, strict=True))
         finished = True
     finally:
         for index, inbox in enumerate(inboxes):

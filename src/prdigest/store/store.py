@@ -131,6 +131,10 @@ class Store:
             raise StoreError(f"{display_name(self.url)} is read-only: this command needs to write to it")
         return write_transaction(self._engine)
 
+    def reopenable(self) -> bool:
+        """Whether another process can open this database by its URL (any but in-memory SQLite)."""
+        return not _in_memory(self._engine)
+
     def close(self) -> None:
         self._engine.dispose()
 

@@ -13,24 +13,17 @@ between the two sides.
 
 from __future__ import annotations
 
-import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prdigest.analyzers.symbols.py_outline import OUTLINES, Outline
 from prdigest.diff import file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
 from prdigest.models.pullrequest import FileChange
 
 MAX_EDITS = 12  # per PR: a report names a few, the most telling
 _CLIP = 80
-
-_CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|__version__|__all__)$")
-_PLATFORM_TEST = re.compile(
-    r"\bsys\.platform\b|\bplatform\.(?:system|machine|python_implementation)\(|\bos\.name\b|"
-    r"\bsys\.implementation\b|\bcurrent_platform\.is_\w+\(|\bIS_(?:WINDOWS|MACOS|LINUX)\b",
-)
-_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 _PY_REGEX = re.compile(
     r"\bre\.(?:compile|match|search|fullmatch|sub|subn|split|findall|finditer)\(\s*[rRbB]{0,2}(?P<q>['\"])(?P<re>.+?)(?P=q)"
@@ -68,180 +61,29 @@ def _clip(text: str, limit: int = _CLIP) -> str:
 # --- Python, from the syntax trees --------------------------------------------------------
 
 
-@dataclass
-class _Function:
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    params: list[str]
-    decorators: list[str]
-    asserts: list[str]
-    raises: list[str]
-    handlers: list[str]
-
-
-def _decorator_name(node: ast.expr) -> str:
-    target = node.func if isinstance(node, ast.Call) else node
-    return ast.unparse(target)
-
-
-def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function body, not descending into nested functions or classes."""
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        child = stack.pop()
-        yield child
-        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            stack.extend(ast.iter_child_nodes(child))
-
-
-def _handler_names(handler: ast.ExceptHandler) -> list[str]:
-    if handler.type is None:
-        return ["(bare except)"]
-    if isinstance(handler.type, ast.Tuple):
-        return [ast.unparse(e) for e in handler.type.elts]
-    return [ast.unparse(handler.type)]
-
-
-def _function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> _Function:
-    args = node.args
-    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-    if args.vararg is not None:
-        params.append("*" + args.vararg.arg)
-    if args.kwarg is not None:
-        params.append("**" + args.kwarg.arg)
-    asserts: list[str] = []
-    raises: list[str] = []
-    handlers: list[str] = []
-    for child in _own_nodes(node):
-        if isinstance(child, ast.Assert):
-            asserts.append(ast.unparse(child.test))
-        elif isinstance(child, ast.Raise) and child.exc is not None:
-            exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
-            raises.append(ast.unparse(exc))
-        elif isinstance(child, ast.ExceptHandler):
-            handlers.extend(_handler_names(child))
-    return _Function(
-        node=node,
-        params=params,
-        decorators=[_decorator_name(d) for d in node.decorator_list],
-        asserts=asserts,
-        raises=raises,
-        handlers=handlers,
-    )
-
-
-def _functions(tree: ast.Module) -> dict[str, _Function]:
-    found: dict[str, _Function] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                name = f"{prefix}{node.name}"
-                found.setdefault(name, _function(node))
-                visit(node.body, name + ".")
-            elif isinstance(node, ast.ClassDef):
-                visit(node.body, f"{prefix}{node.name}.")
-
-    visit(tree.body, "")
-    return found
-
-
-def _constants(tree: ast.Module) -> dict[str, tuple[object, int]]:
-    """Module- and class-level ``NAME = <literal>``: name → (value, line)."""
-    found: dict[str, tuple[object, int]] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.ClassDef):
-                visit(node.body, f"{prefix}{node.name}.")
-                continue
-            targets: list[ast.expr] = []
-            value: ast.expr | None = None
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                targets, value = [node.target], node.value
-            literal = _literal(value) if value is not None else _NOT_LITERAL
-            if literal is _NOT_LITERAL:
-                continue
-            for target in targets:
-                if isinstance(target, ast.Name) and _CONSTANT_NAME.match(target.id):
-                    found[f"{prefix}{target.id}"] = (literal, node.lineno)
-
-    visit(tree.body, "")
-    return found
-
-
-_NOT_LITERAL = object()
-
-
-def _literal(node: ast.expr) -> object:
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return _NOT_LITERAL
-
-
 def _shown(value: object) -> str:
     """A constant's value as a reader writes it: strings without their quotes."""
     return _clip(value if isinstance(value, str) else repr(value))
 
 
-def _import_guards(tree: ast.Module) -> dict[str, int]:
-    """Modules imported under ``try: import x / except ImportError``: module → line."""
-    guards: dict[str, int] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Try):
-            continue
-        caught = {name for h in node.handlers for name in _handler_names(h)}
-        if not caught & _IMPORT_ERRORS:
-            continue
-        for statement in node.body:
-            if isinstance(statement, ast.Import):
-                for alias in statement.names:
-                    guards.setdefault(alias.name, node.lineno)
-            elif isinstance(statement, ast.ImportFrom) and statement.module:
-                guards.setdefault(statement.module, node.lineno)
-    return guards
-
-
-def _platform_checks(tree: ast.Module) -> dict[str, int]:
-    """The tests of ``if`` statements that ask which platform this is: test source → line."""
-    checks: dict[str, int] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If | ast.IfExp):
-            test = ast.unparse(node.test)
-            if _PLATFORM_TEST.search(test):
-                checks.setdefault(test, node.lineno)
-    return checks
-
-
-def _parse(text: str | None) -> ast.Module | None:
-    if text is None:
-        return None
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
 def _python_edits(change: FileChange, found: _Found) -> bool:
-    """Edits of a Python file from its two syntax trees; False when they are not both known."""
+    """Edits of a Python file from its two outlines; False when they are not both known."""
     if change.content_before is None or change.content_after is None:
         return False
-    before, after = _parse(change.content_before), _parse(change.content_after)
+    before, after = OUTLINES.outline(change.content_before), OUTLINES.outline(change.content_after)
     if before is None or after is None:
         return False
     path = change.path
     _guard_edits(path, before, after, found)
     _constant_edits(path, before, after, found)
-    old, new = _functions(before), _functions(after)
+    old, new = before.functions(), after.functions()
     applied: dict[str, list[str]] = {}
     dropped: dict[str, list[str]] = {}
-    for name, fn in new.items():
-        previous = old.get(name)
-        if previous is None:
+    for name, (line, fn) in new.items():
+        known = old.get(name)
+        if known is None:
             continue
-        line = fn.node.lineno
+        previous = known[1]
         for param in fn.params:
             if param not in previous.params:
                 found.add("parameter-added", path, symbol=name, line=line, function=name, parameter=param)
@@ -268,7 +110,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
-            first = (new.get(names[0]) or old[names[0]]).node.lineno
+            first = (new.get(names[0]) or old[names[0]])[0]
             edit = CodeEdit(
                 kind=kind,  # type: ignore[arg-type]
                 path=path,
@@ -281,7 +123,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     return True
 
 
-def _gone(before: list[str], after: list[str]) -> list[str]:
+def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:
     """Items of `before` that `after` no longer has (as many times as they went), in order."""
     left = list(after)
     gone: list[str] = []
@@ -293,9 +135,9 @@ def _gone(before: list[str], after: list[str]) -> list[str]:
     return gone
 
 
-def _guard_edits(path: str, before: ast.Module, after: ast.Module, found: _Found) -> None:
-    old_guards, new_guards = _import_guards(before), _import_guards(after)
-    old_checks, new_checks = _platform_checks(before), _platform_checks(after)
+def _guard_edits(path: str, before: Outline, after: Outline, found: _Found) -> None:
+    old_guards, new_guards = before.guards(), after.guards()
+    old_checks, new_checks = before.checks(), after.checks()
     added_checks = [(test, line) for test, line in new_checks.items() if test not in old_checks]
     for module, line in old_guards.items():
         if module in new_guards:
@@ -313,9 +155,9 @@ def _guard_edits(path: str, before: ast.Module, after: ast.Module, found: _Found
         found.add("platform-check-added", path, line=line, check=_clip(test))
 
 
-def _constant_edits(path: str, before: ast.Module, after: ast.Module, found: _Found) -> None:
-    old = _constants(before)
-    for name, (value, line) in _constants(after).items():
+def _constant_edits(path: str, before: Outline, after: Outline, found: _Found) -> None:
+    old = before.constants()
+    for name, (value, line) in after.constants().items():
         if name not in old or old[name][0] == value:
             continue
         previous = old[name][0]

@@ -55,4 +55,4 @@ class TreeCache:
 
 
 # Per process, like functools caches: analysis results never depend on its contents.
-TREES = TreeCache(max_source_bytes=6_000_000)
+TREES = TreeCache(max_source_bytes=1_500_000)

@@ -1,0 +1,364 @@
+"""What `edits` reads from a Python file's syntax tree, computed once per file contents.
+
+The outline of one contents holds, per run of top-level statements ("group"): its
+functions (parameters, decorators, assertions, raises, handlers), its module- and
+class-level constants, its import guards and its platform checks, with line numbers
+relative to the group's first line. Groups let an outline be assembled from pieces: the
+breadth-first order in which `ast.walk` would meet guards and checks over the whole module
+is the order of (depth, group, place within the group at that depth), and functions and
+constants follow the groups in order.
+
+Outlines are kept per process by a digest of the contents (`OUTLINES`): oldest first, the
+contents one PR leaves a file in are the contents the next PR touching it starts from, so
+each version of a file is parsed once, not twice.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+_CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|__version__|__all__)$")
+_PLATFORM_TEST = re.compile(
+    r"\bsys\.platform\b|\bplatform\.(?:system|machine|python_implementation)\(|\bos\.name\b|"
+    r"\bsys\.implementation\b|\bcurrent_platform\.is_\w+\(|\bIS_(?:WINDOWS|MACOS|LINUX)\b",
+)
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+# Fields that only ever hold leaves no analysis here looks at (Load/Store, operators).
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+_FUNCTION = ast.FunctionDef | ast.AsyncFunctionDef
+_NOT_LITERAL = object()
+
+
+@dataclass(frozen=True)
+class FunctionOutline:
+    line: int  # of the ``def``, relative to its group
+    params: tuple[str, ...]
+    decorators: tuple[str, ...]
+    asserts: tuple[str, ...]
+    raises: tuple[str, ...]
+    handlers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GroupOutline:
+    """One run of top-level statements; every line relative to its first line."""
+
+    functions: tuple[tuple[str, FunctionOutline], ...]  # first definition of each name, in order
+    constants: tuple[tuple[str, object, int], ...]  # (name, value, line), as a dict would keep them
+    guards: tuple[tuple[int, int, str, int], ...]  # (depth, order, module, line) of import guards
+    checks: tuple[tuple[int, int, str, int], ...]  # (depth, order, test source, line) of platform checks
+
+
+@dataclass(frozen=True)
+class Outline:
+    groups: tuple[tuple[int, GroupOutline], ...]  # (first line, outline), in order
+
+    def functions(self) -> dict[str, tuple[int, FunctionOutline]]:
+        """Qualified name → (absolute line of the def, outline); the first definition wins."""
+        found: dict[str, tuple[int, FunctionOutline]] = {}
+        for first, group in self.groups:
+            for name, fn in group.functions:
+                found.setdefault(name, (first + fn.line, fn))
+        return found
+
+    def constants(self) -> dict[str, tuple[object, int]]:
+        found: dict[str, tuple[object, int]] = {}
+        for first, group in self.groups:
+            for name, value, line in group.constants:
+                found[name] = (value, first + line)
+        return found
+
+    def guards(self) -> dict[str, int]:
+        """Modules imported under ``try`` / ``except ImportError`` → line, as `ast.walk` meets them first."""
+        return _first_seen(
+            [
+                (depth, g, order, key, first + line)
+                for g, (first, group) in enumerate(self.groups)
+                for depth, order, key, line in group.guards
+            ]
+        )
+
+    def checks(self) -> dict[str, int]:
+        """Tests of ``if`` statements and expressions that ask for the platform → line."""
+        return _first_seen(
+            [
+                (depth, g, order, key, first + line)
+                for g, (first, group) in enumerate(self.groups)
+                for depth, order, key, line in group.checks
+            ]
+        )
+
+
+_Seen = tuple[int, int, int, str, int]  # (depth, group, order, key, absolute line)
+
+
+def _first_seen(items: list[_Seen]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for _depth, _group, _order, key, line in sorted(items, key=lambda item: item[:3]):
+        found.setdefault(key, line)
+    return found
+
+
+# --- walking a tree ---------------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes` without the leaves nobody here looks at, in the same order."""
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    found: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
+
+
+_BLOCK = ast.stmt | ast.ExceptHandler | ast.match_case
+
+
+def _block_children(node: ast.AST) -> list[ast.AST]:
+    """The statements, handlers and match cases among a node's children, in order."""
+    return [child for child in _children(node) if isinstance(child, _BLOCK)]
+
+
+def handler_names(handler: ast.ExceptHandler) -> list[str]:
+    if handler.type is None:
+        return ["(bare except)"]
+    if isinstance(handler.type, ast.Tuple):
+        return [ast.unparse(e) for e in handler.type.elts]
+    return [ast.unparse(handler.type)]
+
+
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> FunctionOutline:
+    args = node.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.vararg is not None:
+        params.append("*" + args.vararg.arg)
+    if args.kwarg is not None:
+        params.append("**" + args.kwarg.arg)
+    asserts: list[str] = []
+    raises: list[str] = []
+    handlers: list[str] = []
+    # The nodes of the body, not descending into nested functions or classes. Only statements
+    # (and handlers, match cases) are walked: what is collected is a statement or a handler,
+    # and expressions hold none; the order of what is found is `ast.walk`'s all the same.
+    stack = _block_children(node)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, ast.Assert):
+            asserts.append(ast.unparse(child.test))
+        elif isinstance(child, ast.Raise) and child.exc is not None:
+            exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
+            raises.append(ast.unparse(exc))
+        elif isinstance(child, ast.ExceptHandler):
+            handlers.extend(handler_names(child))
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stack.extend(_block_children(child))
+    decorators = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
+    return FunctionOutline(
+        line=node.lineno - first,
+        params=tuple(params),
+        decorators=tuple(decorators),
+        asserts=tuple(asserts),
+        raises=tuple(raises),
+        handlers=tuple(handlers),
+    )
+
+
+def _functions(body: list[ast.stmt], first: int) -> tuple[tuple[str, FunctionOutline], ...]:
+    found: dict[str, FunctionOutline] = {}
+
+    def visit(statements: list[ast.stmt], prefix: str) -> None:
+        for node in statements:
+            if isinstance(node, _FUNCTION):
+                name = f"{prefix}{node.name}"
+                if name not in found:
+                    found[name] = _function(node, first)
+                visit(node.body, name + ".")
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(body, "")
+    return tuple(found.items())
+
+
+def _literal(node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def _constants(body: list[ast.stmt], first: int) -> tuple[tuple[str, object, int], ...]:
+    """Module- and class-level ``NAME = <literal>``."""
+    found: dict[str, tuple[object, int]] = {}
+
+    def visit(statements: list[ast.stmt], prefix: str) -> None:
+        for node in statements:
+            if isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+                continue
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            if value is None or not any(isinstance(t, ast.Name) and _CONSTANT_NAME.match(t.id) for t in targets):
+                continue  # (literal_eval only for what could be kept: its result is unused otherwise)
+            literal = _literal(value)
+            if literal is _NOT_LITERAL:
+                continue
+            for target in targets:
+                if isinstance(target, ast.Name) and _CONSTANT_NAME.match(target.id):
+                    found[f"{prefix}{target.id}"] = (literal, node.lineno - first)
+
+    visit(body, "")
+    return tuple((name, value, line) for name, (value, line) in found.items())
+
+
+class _Lines:
+    """The source lines, to skip expressions whose text cannot hold a platform test."""
+
+    def __init__(self, text: str | None) -> None:
+        # Lines as the parser numbers them; with a carriage return (or no text) nothing is skipped.
+        self.lines = text.split("\n") if text is not None and "\r" not in text else None
+
+    def may_test_platform(self, node: ast.AST) -> bool:
+        """Whether the unparsed source of ``node`` could match `_PLATFORM_TEST`: the words it
+        looks for are in the node's lines, or strings could make them up (an escape, literals
+        joined by adjacency), or a non-ASCII identifier could (names are NFKC-normalized)."""
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if self.lines is None or start is None or end is None:
+            return True
+        span = "\n".join(self.lines[start - 1 : end])
+        return (
+            any(word in span for word in _PLATFORM_WORDS)
+            or (_OS.search(span) is not None and _NAME.search(span) is not None)
+            or "\\" in span
+            or _ADJACENT_STRINGS.search(span) is not None
+            or not span.isascii()
+        )
+
+    def may_hold_if_expression(self, node: ast.AST) -> bool:
+        start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if isinstance(node, _BLOCK) or self.lines is None or start is None or end is None:
+            return True  # statements, and small nodes without lines (arguments, with items)
+        return "if" in "\n".join(self.lines[start - 1 : end]) and self.may_test_platform(node)
+
+
+_PLATFORM_WORDS = ("platform", "implementation", "IS_WINDOWS", "IS_MACOS", "IS_LINUX")
+_OS = re.compile(r"\bos\b")
+_NAME = re.compile(r"\bname\b")
+# Two string literals side by side (implicitly joined): a quote, then only blanks and
+# comments, then a literal's prefix and quote. Also true of any empty or triple-quoted string.
+_ADJACENT_STRINGS = re.compile(r"['\"]\s*(?:#[^\n]*\s*)*[rRbBuUfF]{0,2}['\"]")
+
+
+def _guards_and_checks(
+    body: list[ast.stmt], first: int, lines: _Lines
+) -> tuple[tuple[tuple[int, int, str, int], ...], tuple[tuple[int, int, str, int], ...]]:
+    """Import guards and platform checks in breadth-first order (that of `ast.walk`).
+
+    Expressions that cannot hold a platform test are not walked: leaving out subtrees keeps
+    the order of the rest."""
+    guards: list[tuple[int, int, str, int]] = []
+    checks: list[tuple[int, int, str, int]] = []
+    level: list[ast.AST] = list(body)
+    depth = 1
+    order = 0
+    while level:
+        following: list[ast.AST] = []
+        for node in level:
+            order += 1
+            if isinstance(node, ast.Try):
+                caught = {name for h in node.handlers for name in handler_names(h)}
+                if caught & IMPORT_ERRORS:
+                    for statement in node.body:
+                        if isinstance(statement, ast.Import):
+                            for alias in statement.names:
+                                guards.append((depth, order, alias.name, node.lineno - first))
+                        elif isinstance(statement, ast.ImportFrom) and statement.module:
+                            guards.append((depth, order, statement.module, node.lineno - first))
+            elif isinstance(node, ast.If | ast.IfExp) and lines.may_test_platform(node.test):
+                test = ast.unparse(node.test)
+                if _PLATFORM_TEST.search(test):
+                    checks.append((depth, order, test, node.lineno - first))
+            following.extend(child for child in _children(node) if lines.may_hold_if_expression(child))
+        level = following
+        depth += 1
+    return tuple(guards), tuple(checks)
+
+
+def group_outline(body: list[ast.stmt], first: int, lines: _Lines) -> GroupOutline:
+    guards, checks = _guards_and_checks(body, first, lines)
+    return GroupOutline(
+        functions=_functions(body, first),
+        constants=_constants(body, first),
+        guards=guards,
+        checks=checks,
+    )
+
+
+def parse_module(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def outline_of_tree(tree: ast.Module, text: str | None = None) -> Outline:
+    return Outline(groups=((0, group_outline(tree.body, 0, _Lines(text))),) if tree.body else ())
+
+
+# --- one outline per contents -----------------------------------------------------------
+
+
+class OutlineCache:
+    """Outlines (or None: the contents do not parse) by digest of the contents, least recently used out."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[bytes, Outline | None] = OrderedDict()
+
+    def outline(self, text: str) -> Outline | None:
+        key = _digest(text)
+        if key in self._entries:
+            self._entries.move_to_end(key)
+            return self._entries[key]
+        tree = parse_module(text)
+        return self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
+
+    def remember(self, text: str, tree: ast.Module | None) -> None:
+        """Outline ``tree``, just parsed from ``text`` by someone else, unless it is known:
+        the parse is the costly part, so it is done once for both."""
+        key = _digest(text)
+        if key in self._entries:
+            self._entries.move_to_end(key)
+        else:
+            self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
+
+    def _keep(self, key: bytes, found: Outline | None) -> Outline | None:
+        self._entries[key] = found
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+        return found
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+# Per process, like functools caches: an outline depends on nothing but the contents.
+OUTLINES = OutlineCache(max_entries=512)
