@@ -62,13 +62,15 @@ def publish_site(
     until: datetime | None = None,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[int], None] | None = None,
+    page_size: int = PAGE_SIZE,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
     written) feed a progress bar.
 
     One PR's failure does not stop the rest: its feed item and index row say why, and
     `Published.failures` lists it. Only feed items are kept per PR, not the records (whole
-    file contents), so memory stays flat however many PRs the repository has."""
+    file contents), so memory stays flat however many PRs the repository has; with an LLM,
+    ``page_size`` PRs are narrated concurrently, then written, before the next page is read."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
     summaries = store.list_prs(repository=repository, since=since, until=until)
     written = Published(total=len(summaries))
@@ -76,8 +78,8 @@ def publish_site(
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
     if on_start is not None:
         on_start(len(summaries))
-    for start in range(0, len(summaries), PAGE_SIZE):
-        page = summaries[start : start + PAGE_SIZE]
+    for start in range(0, len(summaries), page_size):
+        page = summaries[start : start + page_size]
         # With an LLM, a page's narratives are asked for concurrently first; only a page of
         # records is held at a time, so memory stays flat with an LLM too.
         loaded = _narrate_page(store, repository, [s.number for s in page], languages, llm)
