@@ -97,3 +97,25 @@ def test_feed_narrates_concurrently_within_the_bound(tmp_path: Path, slow_server
         again = feed_for(store, "org/proj", "en", config)  # every narrative is cached now
         assert _SlowChat.calls == calls
         assert [item.number for item in again.items] == [item.number for item in feed.items]
+
+
+def test_publish_narrates_page_by_page_and_writes_what_one_page_writes(tmp_path: Path, slow_server: str) -> None:
+    # With an LLM, publishing reads and narrates a page of PRs at a time (memory stays flat
+    # with an LLM too); where the pages end shows in no file, and every narrative is cached.
+    pytest.importorskip("openai")
+    from prdigest.pipeline.publish import publish_site
+
+    config = LLMConfig(base_url=slow_server, model="m", api_key="k", timeout=10.0, concurrency=3)
+    with Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}") as store:
+        store.upsert_prs([_pr(n) for n in range(1, 8)])
+        pages, one_page = tmp_path / "pages", tmp_path / "one"
+        written = publish_site(store, "org/proj", pages, ["en"], config, page_size=3)
+        assert (written.reports, written.failures) == (7 * 2 * 3, [])
+        calls = _SlowChat.calls
+        assert calls >= 7 * 2
+        assert _SlowChat.peak <= 3
+        publish_site(store, "org/proj", one_page, ["en"], config)
+        assert _SlowChat.calls == calls  # nothing narrated twice
+    texts = {p.relative_to(pages): p.read_bytes() for p in pages.rglob("*") if p.is_file()}
+    assert texts == {p.relative_to(one_page): p.read_bytes() for p in one_page.rglob("*") if p.is_file()}
+    assert "Relaxes a pin." in (pages / "reports" / "4.en.full.md").read_text(encoding="utf-8")

@@ -67,3 +67,23 @@ def test_digests_passed_in_give_the_key_computed_here(seeds: Any) -> None:
         assert cache_key(pr, facts, [], lang, length, "v", None, digests) == expected
     edited = pr.model_copy(update={"body": (pr.body or "") + " edited"})
     assert cache_key(edited, facts, [], "en", "full", "v", None) != cache_key(pr, facts, [], "en", "full", "v", None)
+
+
+def test_prepared_reads_give_what_a_lookup_per_call_gives(tmp_path: Path, seeds: Any) -> None:
+    # Publishing reads a PR's id and stored narratives once (`prepare`) for all its languages
+    # and lengths: what is cached is found there, what is not is narrated and stored.
+    from prdigest.pipeline.narrate import prepare
+
+    pr, facts = seeds.cupy_pr(), seeds.cupy_facts()
+    with Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}") as store:
+        store.upsert_prs([pr])
+        stored = narrate_with_status(store, pr, facts, [], "zh", "full", None)
+        prepared = prepare(store, pr, facts)
+        assert prepared.pr_id == store.pr_id(pr.repository, pr.number)
+        found = narrate_with_status(store, pr, facts, [], "zh", "full", None, prepared=prepared)
+        assert found.cached
+        assert (found.narrative, found.cache_key) == (stored.narrative, stored.cache_key)
+        new = narrate_with_status(store, pr, facts, [], "en", "brief", None, prepared=prepared)
+        assert not new.cached
+        assert narrate_with_status(store, pr, facts, [], "en", "brief", None).narrative == new.narrative
+        assert _count(store) == 2

@@ -54,7 +54,7 @@ def test_pages_of_prs_write_what_one_page_writes(
     one_page, pages = tmp_path / "one", tmp_path / "pages"
     publish_site(small_store, SMALL_REPO, one_page, ["zh", "en"], None)
     monkeypatch.setattr(report_pipeline, "PAGE_SIZE", 1)
-    publish_site(small_store, SMALL_REPO, pages, ["zh", "en"], None)
+    publish_site(small_store, SMALL_REPO, pages, ["zh", "en"], None, page_size=1)
     texts = {p.relative_to(one_page): p.read_bytes() for p in one_page.rglob("*") if p.is_file()}
     assert texts == {p.relative_to(pages): p.read_bytes() for p in pages.rglob("*") if p.is_file()}
     feed = report_pipeline.feed_for(small_store, SMALL_REPO, "en", None)

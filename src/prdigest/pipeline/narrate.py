@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -76,6 +77,24 @@ def input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
     return pr.content_hash(), hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True)
+class PreparedPR:
+    """What narrating one PR in several languages and lengths reads once (`prepare`): its
+    stored id, the digests of its inputs and its stored narratives."""
+
+    pr_id: int | None  # None: the PR is not stored (nothing to cache under)
+    digests: tuple[str, str]
+    stored: Mapping[tuple[str, str, str], str] = field(default_factory=dict)  # JSON by (lang, length, key)
+
+
+def prepare(store: Store, pr: PullRequest, facts: Facts) -> PreparedPR:
+    """One id lookup and one query for the PR's stored narratives, instead of one of each per
+    language and length (publishing narrates every PR four times or more)."""
+    pr_id = store.find_pr_id(pr.repository, pr.number)
+    stored = narrative_store.stored_bodies(store, pr_id) if pr_id is not None else {}
+    return PreparedPR(pr_id, input_digests(pr, facts), stored)
+
+
 def narrate(
     store: Store | None,
     pr: PullRequest,
@@ -87,10 +106,10 @@ def narrate(
     *,
     refresh: bool = False,
     shown_model: str | None = None,
-    digests: tuple[str, str] | None = None,
+    prepared: PreparedPR | None = None,
 ) -> Narrative:
     return narrate_with_status(
-        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model, digests=digests
+        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model, prepared=prepared
     ).narrative
 
 
@@ -106,21 +125,23 @@ def narrate_with_status(
     refresh: bool = False,
     shown_model: str | None = None,
     now: datetime | None = None,
-    digests: tuple[str, str] | None = None,
+    prepared: PreparedPR | None = None,
 ) -> NarrationResult:
     """The narrative to show for `pr`.
 
     With `llm_config`, the LLM is asked unless a current narrative is cached (or a cached
     fallback's back-off has not passed; `refresh` asks anyway). Without it no call is made:
     the newest successful narrative of `shown_model` is shown when one is stored (what the
-    web shows without ``--llm``), else the offline one.
+    web shows without ``--llm``), else the offline one. ``prepared`` (`prepare`) is what a
+    caller narrating the PR several times read once.
     """
     if llm_config is None:
-        return _offline_or_shown(store, pr, facts, related, lang, length, shown_model, digests)
+        return _offline_or_shown(store, pr, facts, related, lang, length, shown_model, prepared)
     llm_module = _llm_module()
     version = f"llm-prompt-{llm_module.PROMPT_VERSION}"
+    digests = prepared.digests if prepared is not None else None
     key = cache_key(pr, facts, related, lang, length, version, llm_config.model, digests)
-    pr_id = _pr_id(store, pr) if store is not None else None
+    pr_id = _stored_id(store, pr, prepared)
     attempts = 0
     if store is not None and pr_id is not None:
         stored = narrative_store.get_stored(store, pr_id, lang, length, key)
@@ -184,16 +205,21 @@ def _offline_or_shown(
     lang: Lang,
     length: Length,
     shown_model: str | None,
-    digests: tuple[str, str] | None = None,
+    prepared: PreparedPR | None = None,
 ) -> NarrationResult:
+    digests = prepared.digests if prepared is not None else None
     key = cache_key(pr, facts, related, lang, length, EXTRACTIVE_VERSION, None, digests)
-    pr_id = _pr_id(store, pr) if store is not None else None
+    pr_id = _stored_id(store, pr, prepared)
     if store is not None and pr_id is not None:
         if shown_model is not None:
             shown = narrative_store.shown_narrative(store, pr_id, lang, length, shown_model)
             if shown is not None and shown.narrator == "llm":
                 return NarrationResult(shown, True, key)
-        cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
+        if prepared is not None:
+            body = prepared.stored.get((lang, length, key))
+            cached = None if body is None else Narrative.model_validate_json(body)
+        else:
+            cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
         if cached is not None:
             return NarrationResult(cached, True, key)
     narrative = narrate_extractive(pr, facts, related, lang, length)
@@ -217,6 +243,8 @@ def _llm_module() -> Any:
         ) from exc
 
 
-def _pr_id(store: Store, pr: PullRequest) -> int | None:
+def _stored_id(store: Store | None, pr: PullRequest, prepared: PreparedPR | None) -> int | None:
     """The stored PR's id, or None when the PR is not in the store (nothing to cache under)."""
-    return store.find_pr_id(pr.repository, pr.number)
+    if store is None:
+        return None
+    return prepared.pr_id if prepared is not None else store.find_pr_id(pr.repository, pr.number)

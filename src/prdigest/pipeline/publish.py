@@ -15,13 +15,15 @@ from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
+from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length
+from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.ledger import ledger_links
-from prdigest.pipeline.narrate import input_digests
+from prdigest.pipeline.narrate import prepare
 from prdigest.pipeline.related import related_from_store
-from prdigest.pipeline.report import current_facts, narrative_for, warm_narratives
+from prdigest.pipeline.report import PAGE_SIZE, current_facts, narrative_for, warm_narratives
 from prdigest.render.build import build_report
 from prdigest.render.feed import assemble_feed, failed_item, feed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
@@ -33,7 +35,7 @@ from prdigest.render.site_index import (
     render_index_markdown,
     report_path,
 )
-from prdigest.store.store import Store
+from prdigest.store.store import PRSummary, Store
 from prdigest.text import printable
 from prdigest.words import Lang, labels
 
@@ -61,6 +63,7 @@ def publish_site(
     refresh: bool = False,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[int], None] | None = None,
+    page_size: int = PAGE_SIZE,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
     written) feed a progress bar. ``refresh``: narrate again with the LLM even when cached
@@ -68,47 +71,40 @@ def publish_site(
 
     One PR's failure does not stop the rest: its feed item and index row say why, and
     `Published.failures` lists it. Only feed items are kept per PR, not the records (whole
-    file contents), so memory stays flat however many PRs the repository has."""
+    file contents), so memory stays flat however many PRs the repository has; with an LLM,
+    ``page_size`` PRs are narrated concurrently, then written, before the next page is read."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
     summaries = store.list_prs(repository=repository, since=since, until=until)
     written = Published(total=len(summaries))
     items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
-    if llm is not None:
-        # Facts first, one by one (they may be written); then the LLM calls, concurrently.
-        known = []
-        for summary in summaries:
-            try:
-                pr = store.get_pr(repository, summary.number)
-                known.append((pr, current_facts(store, pr)))
-            except FATAL:
-                raise
-            except Exception:
-                continue  # reported by the sequential pass below
-        warm_narratives(store, known, languages, list(LENGTHS), llm, refresh=refresh)
-        del known
     if on_start is not None:
         on_start(len(summaries))
-    for summary in summaries:
-        try:
-            _publish_pr(store, repository, summary.number, out, languages, llm, items, rows, written)
-        except FATAL:
-            raise
-        except Exception as exc:
-            reason = failure_reason(exc)
-            written.failures.append(ItemFailure(summary.number, reason))
-            _remove_reports(out, summary.number, languages)  # none half-written, none stale
-            for lang in languages:
-                when = (summary.merged_at, summary.created_at)
-                items[lang].append(
-                    failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang)
+    for start in range(0, len(summaries), page_size):
+        page = summaries[start : start + page_size]
+        # With an LLM, a page's narratives are asked for concurrently first; only a page of
+        # records is held at a time, so memory stays flat with an LLM too.
+        loaded = _narrate_page(store, repository, [s.number for s in page], languages, llm, refresh)
+        for summary in page:
+            try:
+                _publish_pr(
+                    store,
+                    repository,
+                    summary.number,
+                    out,
+                    languages,
+                    llm,
+                    items,
+                    rows,
+                    written,
+                    loaded=loaded.pop(summary.number, None),
                 )
-                lab = labels(lang)
-                title = printable(" ".join(summary.title.split()))
-                label = f"{lab.text('item_failed')}{lab.text('colon')}{printable(reason)}"
-                rows[lang].append(IndexRow(summary.number, title, label, []))
-        if on_done is not None:
-            on_done(summary.number)
+            except FATAL:
+                raise
+            except Exception as exc:
+                _record_failure(out, repository, summary, failure_reason(exc), languages, items, rows, written)
+            if on_done is not None:
+                on_done(summary.number)
     for lang in languages:
         feed = assemble_feed(repository, items[lang], lang, since=since, until=until)
         for feed_format in FEED_FORMATS.values():
@@ -117,6 +113,54 @@ def publish_site(
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
     return written
+
+
+def _record_failure(
+    out: Path,
+    repository: str,
+    summary: PRSummary,
+    reason: str,
+    languages: list[Lang],
+    items: dict[Lang, list[FeedItem]],
+    rows: dict[Lang, list[IndexRow]],
+    written: Published,
+) -> None:
+    """A PR whose reports could not be written: its feed item and index row say why."""
+    written.failures.append(ItemFailure(summary.number, reason))
+    _remove_reports(out, summary.number, languages)  # none half-written, none stale
+    for lang in languages:
+        when = (summary.merged_at, summary.created_at)
+        items[lang].append(failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang))
+        lab = labels(lang)
+        title = printable(" ".join(summary.title.split()))
+        label = f"{lab.text('item_failed')}{lab.text('colon')}{printable(reason)}"
+        rows[lang].append(IndexRow(summary.number, title, label, []))
+
+
+def _narrate_page(
+    store: Store,
+    repository: str,
+    numbers: list[int],
+    languages: list[Lang],
+    llm: LLMConfig | None,
+    refresh: bool,
+) -> dict[int, tuple[PullRequest, Facts]]:
+    """With an LLM: the page's records and facts (read once, kept for rendering) after their
+    narratives were asked for concurrently. Without one: nothing (the extractive narrator is
+    CPU-bound; each PR is read when it is rendered)."""
+    if llm is None:
+        return {}
+    known: dict[int, tuple[PullRequest, Facts]] = {}
+    for number in numbers:
+        try:
+            pr = store.get_pr(repository, number)
+            known[number] = (pr, current_facts(store, pr))
+        except FATAL:
+            raise
+        except Exception:
+            continue  # reported when the PR is rendered
+    warm_narratives(store, list(known.values()), languages, list(LENGTHS), llm, refresh=refresh)
+    return known
 
 
 def _remove_reports(out: Path, number: int, languages: list[Lang]) -> None:
@@ -136,13 +180,18 @@ def _publish_pr(
     items: dict[Lang, list[FeedItem]],
     rows: dict[Lang, list[IndexRow]],
     written: Published,
+    *,
+    loaded: tuple[PullRequest, Facts] | None = None,
 ) -> None:
     """Write one PR's reports; its feed items and index rows are added only once all are built."""
-    pr = store.get_pr(repository, number)
-    facts = current_facts(store, pr)
+    if loaded is None:
+        pr = store.get_pr(repository, number)
+        facts = current_facts(store, pr)
+    else:
+        pr, facts = loaded
     # Read and hashed once for the PR's every language and length.
     related = related_from_store(store, pr.repository, pr.number)
-    digests = input_digests(pr, facts)
+    prepared = prepare(store, pr, facts)
     ledger = ledger_links(store, repository, pr.number, facts)
     documents: list[tuple[str, str]] = []
     new_items: dict[Lang, FeedItem] = {}
@@ -151,7 +200,7 @@ def _publish_pr(
         links: list[tuple[str, str]] = []
         lab = labels(lang)
         for length in LENGTHS:
-            narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, digests=digests)
+            narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)
             if length == "brief":
                 new_items[lang] = feed_item(pr, facts, narrative, lang)
             report = build_report(pr, facts, narrative, lang, length, ledger=ledger)

@@ -14,7 +14,7 @@ from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.ledger import ledger_links
-from prdigest.pipeline.narrate import narrate
+from prdigest.pipeline.narrate import PreparedPR, narrate
 from prdigest.pipeline.related import related_from_store
 from prdigest.render.build import build_report
 from prdigest.render.feed import assemble_feed, failed_item, feed_item
@@ -48,14 +48,14 @@ def narrative_for(
     refresh: bool = False,
     shown_model: str | None = None,
     related: list[RelatedNote] | None = None,
-    digests: tuple[str, str] | None = None,
+    prepared: PreparedPR | None = None,
 ) -> Narrative:
     """The PR's narrative (cached). A caller narrating one PR in several languages and lengths
-    passes ``related`` (several queries) and ``digests`` (`input_digests`) read once."""
+    passes ``related`` (several queries) and ``prepared`` (`pipeline.narrate.prepare`) read once."""
     if related is None:
         related = related_from_store(store, pr.repository, pr.number)
     return narrate(
-        store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model, digests=digests
+        store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model, prepared=prepared
     )
 
 

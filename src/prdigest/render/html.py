@@ -39,6 +39,16 @@ def prose(text: str) -> Markup:
     return Markup("".join(out))
 
 
+def diff_lines(text: str) -> Markup:
+    """A diff excerpt, each line escaped in a span classed by its sign (one Python loop, not a
+    template loop: excerpts are most of a full report's lines)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        kind = "add" if line.startswith("+") else ("del" if line.startswith("-") else "ctx")
+        out.append(f'<span class="{kind}">{escape(line)}</span>\n')
+    return Markup("".join(out))
+
+
 def safe_url(url: str | None) -> str | None:
     """Only well-formed http(s) links become hrefs; anything else is shown as text."""
     if not url or any(ch in _NOT_IN_URLS or ord(ch) < 0x20 for ch in url):
@@ -62,9 +72,12 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Templates ship inside the package: no stat of each file on every render.
+        auto_reload=False,
     )
     env.filters["prose"] = prose
     env.filters["when"] = _format_time
+    env.filters["diff_lines"] = diff_lines
     env.globals["safe_url"] = safe_url
     return env
 

@@ -35,6 +35,18 @@ def get_narrative(store: Store, pull_request_id: int, lang: str, length: str, ca
     return None if row is None else Narrative.model_validate_json(row[0])
 
 
+def stored_bodies(store: Store, pull_request_id: int) -> dict[tuple[str, str, str], str]:
+    """Every narrative stored for one PR, as JSON keyed by (lang, length, cache key): one query
+    for a caller narrating the PR in several languages and lengths (publishing)."""
+    with store._engine.connect() as connection:
+        rows = connection.execute(
+            select(narratives.c.lang, narratives.c.length, narratives.c.cache_key, narratives.c.body).where(
+                narratives.c.pull_request_id == pull_request_id
+            )
+        ).all()
+    return {(row[0], row[1], row[2]): row[3] for row in rows}
+
+
 @dataclass(frozen=True)
 class StoredNarrative:
     narrative: Narrative
