@@ -41,8 +41,21 @@ def upgrade(engine: Engine) -> None:
     with migration_lock(engine) as connection:
         revision = current_revision(connection)  # again: another process may have upgraded
         _check_known(revision)
+        if revision is None and _empty_sqlite(connection):
+            from prdigest.store import sqlite_head
+
+            recording = sqlite_head.recorded()
+            if recording is not None:  # a new file: straight to the latest schema
+                sqlite_head.create(connection, recording)
+                return
         if revision != HEAD_REVISION:
             _run_alembic(connection, "upgrade", "head")
+
+
+def _empty_sqlite(connection: Connection) -> bool:
+    if connection.dialect.name != "sqlite":
+        return False
+    return int(connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar_one()) == 0
 
 
 def downgrade(engine: Engine, revision: str) -> None:

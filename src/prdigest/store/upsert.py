@@ -26,14 +26,17 @@ def insert_rows(
     """Insert ``rows``; a row whose ``keys`` exist already updates ``update`` (or is skipped)."""
     if not rows:
         return
-    from sqlalchemy.dialects import postgresql, sqlite
-
     dialect = connection.dialect.name
     statement: Any
+    # Only the dialect in use is imported: PostgreSQL's package alone costs a SQLite sync ~70 ms.
     if dialect == "sqlite":
-        statement = sqlite.insert(table)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        statement = sqlite_insert(table)
     elif dialect == "postgresql":
-        statement = postgresql.insert(table)
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        statement = postgresql_insert(table)
     else:
         connection.execute(insert(table), list(rows))
         return
