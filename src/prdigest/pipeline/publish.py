@@ -17,12 +17,19 @@ from pathlib import Path
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
-from prdigest.models.narrative import Length
+from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.narrate import prepare, save_pending
-from prdigest.pipeline.publish_stamps import PageEntry, load_manifest, page_stamp, save_manifest, unchanged
+from prdigest.pipeline.publish_stamps import (
+    PageEntry,
+    facts_current,
+    load_manifest,
+    page_stamp,
+    save_manifest,
+    unchanged,
+)
 from prdigest.pipeline.quick import code_fingerprint
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import PAGE_SIZE, current_facts, narrative_for, warm_narratives
@@ -153,14 +160,17 @@ def _reuse(
     out: Path,
     languages: list[Lang],
     code: str,
-) -> bool:
-    """Whether the PR's pages in ``out`` are current (then its entry is kept in ``stamps``)."""
+) -> list[RelatedNote] | bool | None:
+    """True when the PR's pages in ``out`` are current (then its entry is kept in ``stamps``);
+    else its related work when read to tell (valid for making its pages: its facts are
+    current), or None."""
     entry = previous.get(number)
-    if entry is None:
-        return False
-    stamp = page_stamp(store, repository, number, inputs.get(number), entry.packages, languages, code)
+    if entry is None or not facts_current(inputs.get(number)):
+        return None
+    related = related_from_store(store, repository, number)
+    stamp = page_stamp(store, repository, inputs.get(number), related, entry.packages, languages, code)
     if not unchanged(out, entry, stamp):
-        return False
+        return related
     stamps[number] = entry
     return True
 
@@ -234,16 +244,19 @@ def _publish_pr(
     loaded: tuple[PullRequest, Facts] | None = None,
     stamps: dict[int, PageEntry] | None = None,
     code: str = "",
+    related: list[RelatedNote] | None = None,
 ) -> None:
     """Write one PR's reports; its feed items and index rows are added only once all are built.
-    ``stamps``: where to record what its pages were built from (offline narration)."""
+    ``stamps``: where to record what its pages were built from (offline narration);
+    ``related``: its related work when already read."""
     if loaded is None:
         pr = store.get_pr(repository, number)
         facts = current_facts(store, pr)
     else:
         pr, facts = loaded
     # Read and hashed once for the PR's every language and length.
-    related = related_from_store(store, pr.repository, pr.number)
+    if related is None:
+        related = related_from_store(store, pr.repository, pr.number)
     prepared = prepare(store, pr, facts, defer=True)
     ledger = ledger_links(store, repository, pr.number, facts)
     narratives = {
@@ -282,7 +295,7 @@ def _publish_pr(
         # Stamped from what is stored now that the PR's narratives are saved.
         packages = [change.package for change in facts.dependencies.changes]
         inputs = page_inputs(store, repository, [pr.number]).get(pr.number)
-        stamp = page_stamp(store, repository, pr.number, inputs, packages, languages, code)
+        stamp = page_stamp(store, repository, inputs, related, packages, languages, code)
         if stamp is not None:
             stamps[pr.number] = PageEntry(
                 stamp,

@@ -20,7 +20,7 @@ from typing import Any
 
 from prdigest.analyzers.versions import facts_key
 from prdigest.models.feed import FeedItem
-from prdigest.pipeline.related import related_from_store
+from prdigest.models.narrative import RelatedNote
 from prdigest.render.site_index import IndexRow
 from prdigest.store.ledger_store import ledger_entries
 from prdigest.store.publish_store import PageInputs
@@ -89,20 +89,25 @@ def save_manifest(out: Path, entries: dict[int, PageEntry]) -> None:
     os.replace(temporary, out / MANIFEST)
 
 
+def facts_current(inputs: PageInputs | None) -> bool:
+    """Whether the PR is stored with current facts (else they would be analyzed again)."""
+    return inputs is not None and inputs.facts_key is not None and inputs.facts_key == facts_key(inputs.record_hash)
+
+
 def page_stamp(
     store: Store,
     repository: str,
-    number: int,
     inputs: PageInputs | None,
+    related: list[RelatedNote],
     packages: list[str],
     languages: list[Lang],
     code: str,
 ) -> str | None:
-    """The stamp of the PR's pages from what is stored now; None when they must be made
-    (the PR is not stored, or its facts are missing or stale and would be analyzed again)."""
-    if inputs is None or inputs.facts_key is None or inputs.facts_key != facts_key(inputs.record_hash):
+    """The stamp of the PR's pages from what is stored now, ``related`` its related work
+    (`pipeline.related.related_from_store`); None when they must be made (the PR is not
+    stored, or its facts are missing or stale and would be analyzed again)."""
+    if inputs is None or not facts_current(inputs):
         return None
-    related = [note.model_dump(mode="json") for note in related_from_store(store, repository, number)]
     ledger = (
         [entry.model_dump(mode="json") for entry in ledger_entries(store, repository, packages)] if packages else []
     )
@@ -112,7 +117,7 @@ def page_stamp(
         "record": inputs.record_hash,
         "facts": [inputs.facts_key, inputs.facts_digest],
         "narratives": inputs.narratives,
-        "related": related,
+        "related": [note.model_dump(mode="json") for note in related],
         "packages": packages,
         "ledger": ledger,
     }
