@@ -109,9 +109,12 @@ def publish_site(
         inputs = page_inputs(store, repository, [s.number for s in page]) if llm is None else {}
         for summary in page:
             try:
-                if llm is None and _reuse(
-                    store, repository, summary.number, inputs, previous, stamps, out, languages, code
-                ):
+                reused = (
+                    _reuse(store, repository, summary.number, inputs, previous, stamps, out, languages, code)
+                    if llm is None
+                    else None
+                )
+                if reused is True:
                     written.unchanged += 1
                     written.reports += len(stamps[summary.number].files)
                     for lang in languages:
@@ -131,6 +134,7 @@ def publish_site(
                         loaded=loaded.pop(summary.number, None),
                         stamps=stamps if llm is None else None,
                         code=code,
+                        related=None if isinstance(reused, bool) else reused,
                     )
             except FATAL:
                 raise
