@@ -8,6 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from prdigest.pipeline.publish_stamps import MANIFEST
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -58,7 +60,13 @@ def _compare_with_golden(reports: Path) -> None:
     A change of behaviour shows here as a reviewed diff of real reports: regenerate with
     ``PRDIGEST_UPDATE_GOLDEN=1`` and read what changed before committing it.
     """
-    written = {p.relative_to(reports).as_posix(): p.read_bytes() for p in reports.rglob("*") if p.is_file()}
+    # Not the publish stamps (`prdigest.pipeline.publish_stamps`): they hold this checkout's
+    # code fingerprint (file times), so they differ from one machine to the next.
+    written = {
+        p.relative_to(reports).as_posix(): p.read_bytes()
+        for p in reports.rglob("*")
+        if p.is_file() and p.name != MANIFEST
+    }
     if os.environ.get("PRDIGEST_UPDATE_GOLDEN") == "1":
         shutil.rmtree(GOLDEN_DEMO, ignore_errors=True)
         for name, data in written.items():

@@ -29,7 +29,9 @@ def test_every_report_and_feed_is_written_and_indexed(small_store: Store, tmp_pa
     assert (written.reports, written.feeds) == (36, 8)
     assert progress == ["start 3", "#3", "#2", "#1"]
     files = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
-    assert len(files) == 36 + 8 + 2
+    # and what each PR's pages were built from (publishing again skips unchanged ones)
+    assert len(files) == 36 + 8 + 2 + 1
+    assert ".prdigest-publish.json" in files
     assert "reports/2.en.brief.json" in files
     assert "feed.zh.atom.xml" in files
     index = (out / "index.md").read_text(encoding="utf-8")

@@ -85,14 +85,25 @@ class PreparedPR:
     pr_id: int | None  # None: the PR is not stored (nothing to cache under)
     digests: tuple[str, str]
     stored: Mapping[tuple[str, str, str], str] = field(default_factory=dict)  # JSON by (lang, length, key)
+    # Offline narratives made but not yet stored (`save_pending`); None: each is stored at once.
+    pending: list[tuple[Narrative, str]] | None = None
 
 
-def prepare(store: Store, pr: PullRequest, facts: Facts) -> PreparedPR:
+def prepare(store: Store, pr: PullRequest, facts: Facts, *, defer: bool = False) -> PreparedPR:
     """One id lookup and one query for the PR's stored narratives, instead of one of each per
-    language and length (publishing narrates every PR four times or more)."""
+    language and length (publishing narrates every PR four times or more). ``defer``: the
+    offline narratives made are kept in ``pending`` and stored by `save_pending`, in one
+    transaction instead of one per narrative."""
     pr_id = store.find_pr_id(pr.repository, pr.number)
     stored = narrative_store.stored_bodies(store, pr_id) if pr_id is not None else {}
-    return PreparedPR(pr_id, input_digests(pr, facts), stored)
+    return PreparedPR(pr_id, input_digests(pr, facts), stored, [] if defer else None)
+
+
+def save_pending(store: Store, prepared: PreparedPR) -> None:
+    """Store the offline narratives `prepare(..., defer=True)` kept back, in one transaction."""
+    if prepared.pr_id is not None and prepared.pending:
+        narrative_store.save_narratives(store, prepared.pr_id, prepared.pending)
+        prepared.pending.clear()
 
 
 def narrate(
@@ -224,7 +235,10 @@ def _offline_or_shown(
             return NarrationResult(cached, True, key)
     narrative = narrate_extractive(pr, facts, related, lang, length)
     if store is not None and pr_id is not None:
-        narrative_store.save_narrative(store, pr_id, narrative, key)
+        if prepared is not None and prepared.pending is not None:
+            prepared.pending.append((narrative, key))
+        else:
+            narrative_store.save_narrative(store, pr_id, narrative, key)
     return NarrationResult(narrative, False, key)
 
 

@@ -17,11 +17,20 @@ from pathlib import Path
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
-from prdigest.models.narrative import Length
+from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
 from prdigest.pipeline.ledger import ledger_links
-from prdigest.pipeline.narrate import prepare
+from prdigest.pipeline.narrate import prepare, save_pending
+from prdigest.pipeline.publish_stamps import (
+    PageEntry,
+    facts_current,
+    load_manifest,
+    page_stamp,
+    save_manifest,
+    unchanged,
+)
+from prdigest.pipeline.quick import code_fingerprint
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import PAGE_SIZE, current_facts, narrative_for, warm_narratives
 from prdigest.render.build import build_report
@@ -35,6 +44,7 @@ from prdigest.render.site_index import (
     render_index_markdown,
     report_path,
 )
+from prdigest.store.publish_store import PageInputs, page_inputs
 from prdigest.store.store import PRSummary, Store
 from prdigest.text import printable
 from prdigest.words import Lang, labels
@@ -49,6 +59,7 @@ class Published:
     # PRs whose reports could not be written (each has an item and an index row saying why).
     failures: list[ItemFailure] = field(default_factory=list)
     total: int = 0  # PRs in the window
+    unchanged: int = 0  # PRs whose pages were already current (neither made nor rewritten)
 
 
 def publish_site(
@@ -64,6 +75,7 @@ def publish_site(
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[int], None] | None = None,
     page_size: int = PAGE_SIZE,
+    code: str | None = None,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
     written) feed a progress bar. ``refresh``: narrate again with the LLM even when cached
@@ -72,8 +84,17 @@ def publish_site(
     One PR's failure does not stop the rest: its feed item and index row say why, and
     `Published.failures` lists it. Only feed items are kept per PR, not the records (whole
     file contents), so memory stays flat however many PRs the repository has; with an LLM,
-    ``page_size`` PRs are narrated concurrently, then written, before the next page is read."""
+    ``page_size`` PRs are narrated concurrently, then written, before the next page is read.
+
+    Without an LLM, publishing again to the same folder makes and rewrites only the pages of
+    PRs whose inputs changed (`pipeline.publish_stamps`); the feeds and the index are always
+    written again. ``code``: what stands for this prdigest's code and words in the stamps
+    (default `pipeline.quick.code_fingerprint`)."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
+    # With an LLM a narrative may be retried or refreshed at any run: every page is made.
+    previous = load_manifest(out) if llm is None else {}
+    stamps: dict[int, PageEntry] = {}
+    code = (code or code_fingerprint()) if llm is None else ""
     summaries = store.list_prs(repository=repository, since=since, until=until)
     written = Published(total=len(summaries))
     items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
@@ -85,20 +106,36 @@ def publish_site(
         # With an LLM, a page's narratives are asked for concurrently first; only a page of
         # records is held at a time, so memory stays flat with an LLM too.
         loaded = _narrate_page(store, repository, [s.number for s in page], languages, llm, refresh)
+        inputs = page_inputs(store, repository, [s.number for s in page]) if llm is None else {}
         for summary in page:
             try:
-                _publish_pr(
-                    store,
-                    repository,
-                    summary.number,
-                    out,
-                    languages,
-                    llm,
-                    items,
-                    rows,
-                    written,
-                    loaded=loaded.pop(summary.number, None),
+                reused = (
+                    _reuse(store, repository, summary.number, inputs, previous, stamps, out, languages, code)
+                    if llm is None
+                    else None
                 )
+                if reused is True:
+                    written.unchanged += 1
+                    written.reports += len(stamps[summary.number].files)
+                    for lang in languages:
+                        items[lang].append(stamps[summary.number].items[lang])
+                        rows[lang].append(stamps[summary.number].rows[lang])
+                else:
+                    _publish_pr(
+                        store,
+                        repository,
+                        summary.number,
+                        out,
+                        languages,
+                        llm,
+                        items,
+                        rows,
+                        written,
+                        loaded=loaded.pop(summary.number, None),
+                        stamps=stamps if llm is None else None,
+                        code=code,
+                        related=None if isinstance(reused, bool) else reused,
+                    )
             except FATAL:
                 raise
             except Exception as exc:
@@ -112,7 +149,34 @@ def publish_site(
             written.feeds += 1
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
+    if llm is None:
+        save_manifest(out, stamps)
     return written
+
+
+def _reuse(
+    store: Store,
+    repository: str,
+    number: int,
+    inputs: dict[int, PageInputs],
+    previous: dict[int, PageEntry],
+    stamps: dict[int, PageEntry],
+    out: Path,
+    languages: list[Lang],
+    code: str,
+) -> list[RelatedNote] | bool | None:
+    """True when the PR's pages in ``out`` are current (then its entry is kept in ``stamps``);
+    else its related work when read to tell (valid for making its pages: its facts are
+    current), or None."""
+    entry = previous.get(number)
+    if entry is None or not facts_current(inputs.get(number)):
+        return None
+    related = related_from_store(store, repository, number)
+    stamp = page_stamp(store, repository, inputs.get(number), related, entry.packages, languages, code)
+    if not unchanged(out, entry, stamp):
+        return related
+    stamps[number] = entry
+    return True
 
 
 def _record_failure(
@@ -182,17 +246,29 @@ def _publish_pr(
     written: Published,
     *,
     loaded: tuple[PullRequest, Facts] | None = None,
+    stamps: dict[int, PageEntry] | None = None,
+    code: str = "",
+    related: list[RelatedNote] | None = None,
 ) -> None:
-    """Write one PR's reports; its feed items and index rows are added only once all are built."""
+    """Write one PR's reports; its feed items and index rows are added only once all are built.
+    ``stamps``: where to record what its pages were built from (offline narration);
+    ``related``: its related work when already read."""
     if loaded is None:
         pr = store.get_pr(repository, number)
         facts = current_facts(store, pr)
     else:
         pr, facts = loaded
     # Read and hashed once for the PR's every language and length.
-    related = related_from_store(store, pr.repository, pr.number)
-    prepared = prepare(store, pr, facts)
+    if related is None:
+        related = related_from_store(store, pr.repository, pr.number)
+    prepared = prepare(store, pr, facts, defer=True)
     ledger = ledger_links(store, repository, pr.number, facts)
+    narratives = {
+        (lang, length): narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)
+        for lang in languages
+        for length in LENGTHS
+    }
+    save_pending(store, prepared)  # one transaction for the PR's new offline narratives
     documents: list[tuple[str, str]] = []
     new_items: dict[Lang, FeedItem] = {}
     new_rows: dict[Lang, IndexRow] = {}
@@ -200,7 +276,7 @@ def _publish_pr(
         links: list[tuple[str, str]] = []
         lab = labels(lang)
         for length in LENGTHS:
-            narrative = narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)
+            narrative = narratives[(lang, length)]
             if length == "brief":
                 new_items[lang] = feed_item(pr, facts, narrative, lang)
             report = build_report(pr, facts, narrative, lang, length, ledger=ledger)
@@ -219,3 +295,16 @@ def _publish_pr(
     for lang in languages:
         items[lang].append(new_items[lang])
         rows[lang].append(new_rows[lang])
+    if stamps is not None:
+        # Stamped from what is stored now that the PR's narratives are saved.
+        packages = [change.package for change in facts.dependencies.changes]
+        inputs = page_inputs(store, repository, [pr.number]).get(pr.number)
+        stamp = page_stamp(store, repository, inputs, related, packages, languages, code)
+        if stamp is not None:
+            stamps[pr.number] = PageEntry(
+                stamp,
+                packages,
+                [relative for relative, _ in documents],
+                {lang: new_items[lang] for lang in languages},
+                {lang: new_rows[lang] for lang in languages},
+            )

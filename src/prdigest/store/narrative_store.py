@@ -97,41 +97,49 @@ def shown_narrative(store: Store, pull_request_id: int, lang: str, length: str, 
 def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cache_key: str) -> None:
     """Keep one narrative per (PR, language, length) and slot (narrator and model): the
     older row of the same slot, and any row under the same cache key, are replaced."""
-    if store.read_only:
+    save_narratives(store, pull_request_id, [(narrative, cache_key)])
+
+
+def save_narratives(store: Store, pull_request_id: int, saved: list[tuple[Narrative, str]]) -> None:
+    """`save_narrative` for several narratives of one PR (each with its cache key), in one
+    transaction: publishing narrates a PR in every language and length at once."""
+    if store.read_only or not saved:
         return  # a read command on a read-only database: narrated, not cached
-    model = narrative.cost.model
-    same_model = narratives.c.model.is_(None) if model is None else narratives.c.model == model
+    now = datetime.now(UTC).replace(tzinfo=None)
     with store._write() as connection:
         lock_pull_requests(connection, [pull_request_id])  # two narrators of one PR take turns (PostgreSQL)
-        connection.execute(
-            delete(narratives).where(
-                and_(
-                    narratives.c.pull_request_id == pull_request_id,
-                    narratives.c.lang == narrative.lang,
-                    narratives.c.length == narrative.length,
-                    or_(
-                        narratives.c.cache_key == cache_key,
-                        and_(narratives.c.narrator == narrative.narrator, same_model),
-                    ),
+        for narrative, cache_key in saved:
+            model = narrative.cost.model
+            same_model = narratives.c.model.is_(None) if model is None else narratives.c.model == model
+            connection.execute(
+                delete(narratives).where(
+                    and_(
+                        narratives.c.pull_request_id == pull_request_id,
+                        narratives.c.lang == narrative.lang,
+                        narratives.c.length == narrative.length,
+                        or_(
+                            narratives.c.cache_key == cache_key,
+                            and_(narratives.c.narrator == narrative.narrator, same_model),
+                        ),
+                    )
                 )
             )
-        )
-        connection.execute(
-            insert(narratives).values(
-                pull_request_id=pull_request_id,
-                lang=narrative.lang,
-                length=narrative.length,
-                cache_key=cache_key,
-                narrator=narrative.narrator,
-                model=narrative.cost.model,
-                body=narrative.model_dump_json(),
-                tokens_in=narrative.cost.tokens_in,
-                tokens_out=narrative.cost.tokens_out,
-                calls=narrative.cost.calls,
-                seconds=narrative.cost.seconds,
-                created_at=datetime.now(UTC).replace(tzinfo=None),
+            connection.execute(
+                insert(narratives).values(
+                    pull_request_id=pull_request_id,
+                    lang=narrative.lang,
+                    length=narrative.length,
+                    cache_key=cache_key,
+                    narrator=narrative.narrator,
+                    model=narrative.cost.model,
+                    body=narrative.model_dump_json(),
+                    tokens_in=narrative.cost.tokens_in,
+                    tokens_out=narrative.cost.tokens_out,
+                    calls=narrative.cost.calls,
+                    seconds=narrative.cost.seconds,
+                    created_at=now,
+                )
             )
-        )
 
 
 def count_narratives(store: Store) -> int:
