@@ -8,12 +8,9 @@ docstrings and version constants; other files line by line, comments and blank l
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import re
-from collections import OrderedDict
 
-from prdigest.analyzers.symbols.py_outline import OUTLINES, parse_module
+from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, PullRequest
 
@@ -27,7 +24,6 @@ _VERSION_LINE = re.compile(
 _REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert\b", re.IGNORECASE)
 _REVERT_BODY = re.compile(r"\bThis reverts commit [0-9a-f]{7,40}\b")
 _TYPO_TITLE = re.compile(r"\b(?:typos?|spelling|misspell\w*|grammar)\b", re.IGNORECASE)
-_VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
 
 
 def is_revert(pr: PullRequest) -> bool:
@@ -39,73 +35,10 @@ def is_typo_fix(pr: PullRequest) -> bool:
     return _TYPO_TITLE.search(pr.title) is not None
 
 
-class _Strip(ast.NodeTransformer):
-    """Docstrings and version constants out: what is left is what the code does."""
-
-    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        first = body[0] if body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-            body = body[1:]
-        return [s for s in body if not _is_version_assignment(s)]
-
-    def visit_Module(self, node: ast.Module) -> ast.AST:
-        node.body = self._body(node.body)
-        self.generic_visit(node)
-        return node
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-
-def _is_version_assignment(statement: ast.stmt) -> bool:
-    targets: list[ast.expr] = []
-    if isinstance(statement, ast.Assign):
-        targets = statement.targets
-    elif isinstance(statement, ast.AnnAssign):
-        targets = [statement.target]
-    return any(isinstance(t, ast.Name) and t.id in _VERSION_NAMES for t in targets)
-
-
-def _python_shape(text: str) -> bytes | None:
-    """A digest of the tree without docstrings and version constants (None: it does not parse)."""
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-    if key in _SHAPES:
-        _SHAPES.move_to_end(key)
-        return _SHAPES[key]
-    tree = parse_module(text)
-    # The code-edits analyzer outlines the same contents: from this parse, before the strip.
-    OUTLINES.remember(text, tree)
-    shape = None
-    if tree is not None:
-        shape = hashlib.blake2b(ast.dump(_Strip().visit(tree)).encode("utf-8", "surrogatepass")).digest()
-    _SHAPES[key] = shape
-    while len(_SHAPES) > _MAX_SHAPES:
-        _SHAPES.popitem(last=False)
-    return shape
-
-
-# Shapes by digest of the contents, per process (like functools caches): oldest first, one
-# PR's new file is the next one's old file, so each version is parsed once.
-_SHAPES: OrderedDict[bytes, bytes | None] = OrderedDict()
-_MAX_SHAPES = 256
-
-
 def file_changes_behaviour(change: FileChange) -> bool:
     """Whether one source file's change can alter what it does."""
     if change.path.endswith((".py", ".pyi")) and change.content_before is not None and change.content_after is not None:
-        before, after = _python_shape(change.content_before), _python_shape(change.content_after)
+        before, after = PYTHON.shape(change.content_before), PYTHON.shape(change.content_after)
         if before is not None and after is not None:
             return before != after
     if not change.patch:

@@ -28,6 +28,9 @@ from prdigest.errors import AnalysisError
 from prdigest.store.facts_store import FactsRow
 
 PAGE_SIZE = 25
+# A worker's page is smaller: it holds the page's records and outcomes at once, and the
+# biggest pages (PRs carrying whole large files) set the worker's peak memory.
+WORKER_PAGE_SIZE = 8
 # Below this many PRs, starting workers (about half a second each) costs more than it saves.
 MIN_PARALLEL = 50
 _PAGES_AHEAD = 2
@@ -176,7 +179,7 @@ def _segments(items: Sequence[tuple[int, str, str]], count: int) -> list[list[Pa
     for index in range(count):
         end = start + size + (1 if index < extra else 0)
         run = list(items[start:end])
-        runs.append([run[i : i + PAGE_SIZE] for i in range(0, len(run), PAGE_SIZE)])
+        runs.append([run[i : i + WORKER_PAGE_SIZE] for i in range(0, len(run), WORKER_PAGE_SIZE)])
         start = end
     return runs
 

@@ -12,7 +12,8 @@ import ast
 import pytest
 
 from prdigest.analyzers.symbols.edits import code_edits
-from prdigest.analyzers.symbols.py_outline import IMPORT_ERRORS, OutlineCache, handler_names, outline_of_tree
+from prdigest.analyzers.symbols.py_outline import IMPORT_ERRORS, handler_names, outline_of_tree
+from prdigest.analyzers.symbols.py_pieces import PieceCache
 from prdigest.models.pullrequest import FileChange
 
 _TRICKY = '''\
@@ -186,12 +187,12 @@ def test_the_outline_finds_what_walking_the_whole_tree_finds(newline: str) -> No
 
 
 def test_a_cached_outline_is_the_fresh_one_and_bad_syntax_is_none() -> None:
-    cache = OutlineCache(max_entries=2)
+    cache = PieceCache(max_pieces=8, max_files=2)
     first = cache.outline(_TRICKY)
     assert first is not None
     assert cache.outline(_TRICKY) is first
     assert cache.outline("def broken(:\n") is None
-    cache.remember("x = 1\n", ast.parse("x = 1\n"))
+    cache.outline("x = 1\n")
     cache.outline("y = 2\n")  # evicts the oldest
     again = cache.outline(_TRICKY)
     assert again is not None

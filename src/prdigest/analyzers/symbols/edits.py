@@ -17,7 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prdigest.analyzers.symbols.py_outline import OUTLINES, Outline
+from prdigest.analyzers.symbols.py_outline import Outline
+from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
 from prdigest.models.pullrequest import FileChange
@@ -70,7 +71,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     """Edits of a Python file from its two outlines; False when they are not both known."""
     if change.content_before is None or change.content_after is None:
         return False
-    before, after = OUTLINES.outline(change.content_before), OUTLINES.outline(change.content_after)
+    before, after = PYTHON.outline(change.content_before), PYTHON.outline(change.content_after)
     if before is None or after is None:
         return False
     path = change.path

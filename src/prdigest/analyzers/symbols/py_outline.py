@@ -8,17 +8,15 @@ breadth-first order in which `ast.walk` would meet guards and checks over the wh
 is the order of (depth, group, place within the group at that depth), and functions and
 constants follow the groups in order.
 
-Outlines are kept per process by a digest of the contents (`OUTLINES`): oldest first, the
-contents one PR leaves a file in are the contents the next PR touching it starts from, so
-each version of a file is parsed once, not twice.
+Outlines are kept per process (`py_pieces.OUTLINES`), assembled from the outlines of the
+file's pieces (runs of top-level statements), each kept by a digest of its text: a new
+version of a file parses only the pieces its change touched.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
-from collections import OrderedDict
 from dataclasses import dataclass
 
 _CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|__version__|__all__)$")
@@ -322,43 +320,6 @@ def outline_of_tree(tree: ast.Module, text: str | None = None) -> Outline:
     return Outline(groups=((0, group_outline(tree.body, 0, _Lines(text))),) if tree.body else ())
 
 
-# --- one outline per contents -----------------------------------------------------------
-
-
-class OutlineCache:
-    """Outlines (or None: the contents do not parse) by digest of the contents, least recently used out."""
-
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._entries: OrderedDict[bytes, Outline | None] = OrderedDict()
-
-    def outline(self, text: str) -> Outline | None:
-        key = _digest(text)
-        if key in self._entries:
-            self._entries.move_to_end(key)
-            return self._entries[key]
-        tree = parse_module(text)
-        return self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
-
-    def remember(self, text: str, tree: ast.Module | None) -> None:
-        """Outline ``tree``, just parsed from ``text`` by someone else, unless it is known:
-        the parse is the costly part, so it is done once for both."""
-        key = _digest(text)
-        if key in self._entries:
-            self._entries.move_to_end(key)
-        else:
-            self._keep(key, outline_of_tree(tree, text) if tree is not None else None)
-
-    def _keep(self, key: bytes, found: Outline | None) -> Outline | None:
-        self._entries[key] = found
-        while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
-        return found
-
-
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
-# Per process, like functools caches: an outline depends on nothing but the contents.
-OUTLINES = OutlineCache(max_entries=512)
+def piece_outline(tree: ast.Module, text: str) -> GroupOutline:
+    """The outline of a piece of a file parsed on its own: lines relative to its first line."""
+    return group_outline(tree.body, 0, _Lines(text))

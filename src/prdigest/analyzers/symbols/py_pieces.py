@@ -1,0 +1,238 @@
+"""A Python file's outline and behaviour shape, parsed piece by piece, each piece once.
+
+A file is cut before the top-level ``def``, ``class`` and decorator lines, and each piece
+is parsed on its own; what is read from a piece (its outline, the digests of its statements
+without docstrings and version constants) is kept by a digest of the piece's text. A new
+version of a file then parses only the pieces its change touched.
+
+Why the pieces give the file's own results: each piece begins at column 0 on a ``def``,
+``class`` or ``@`` line, which cannot continue the statement before it; a piece that parses
+alone ends outside any string, bracket or continuation, so the whole file tokenizes as the
+pieces do, one after the other, and its statements are the pieces' statements (lines
+shifted by the piece's first line). A piece that does not parse alone (a cut inside a
+string, a decorator cut from its function) is joined to the next one; when that does not
+help, or the text holds what the cut cannot see (carriage returns, NUL bytes, the
+``barry_as_FLUFL`` future), the whole file is parsed instead, as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TypeVar
+
+from prdigest.analyzers.symbols.py_outline import GroupOutline, Outline, outline_of_tree, parse_module, piece_outline
+
+_VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
+_STARTS = ("def ", "class ", "async def ", "@")
+# A piece that still does not parse after this many joins: the whole file is parsed.
+_MAX_JOINS = 6
+
+
+# --- what behaviour reads: statements without docstrings and version constants ------------
+
+
+class _Strip(ast.NodeTransformer):
+    """Docstrings and version constants out: what is left is what the code does."""
+
+    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        first = body[0] if body else None
+        if is_docstring(first):
+            body = body[1:]
+        return [s for s in body if not is_version_assignment(s)]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.body = self._body(node.body) or [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.body = self._body(node.body) or [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        node.body = self._body(node.body) or [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+
+def is_docstring(statement: ast.stmt | None) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def is_version_assignment(statement: ast.stmt) -> bool:
+    targets: list[ast.expr] = []
+    if isinstance(statement, ast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, ast.AnnAssign):
+        targets = [statement.target]
+    return any(isinstance(t, ast.Name) and t.id in _VERSION_NAMES for t in targets)
+
+
+# (is a docstring, is a version assignment, digest of its dump without docstrings and version constants)
+_Statement = tuple[bool, bool, bytes]
+
+
+def _statements(body: list[ast.stmt]) -> tuple[_Statement, ...]:
+    """Each top-level statement, stripped (this changes the tree: outline it first)."""
+    strip = _Strip()
+    found = []
+    for statement in body:
+        doc, version = is_docstring(statement), is_version_assignment(statement)
+        dumped = ast.dump(strip.visit(statement)).encode("utf-8", "surrogatepass")
+        found.append((doc, version, hashlib.blake2b(dumped, digest_size=16).digest()))
+    return tuple(found)
+
+
+def _shape(statements: list[_Statement]) -> bytes:
+    """The module's shape: its statements but a leading docstring and the version constants.
+    Two modules have one shape when their dumps (so stripped) are equal."""
+    kept = [digest for i, (doc, version, digest) in enumerate(statements) if not (i == 0 and doc) and not version]
+    return hashlib.blake2b(b"".join(kept), digest_size=16).digest()
+
+
+# --- pieces -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Piece:
+    """What is known of one piece's text; each part is filled when first asked for."""
+
+    outline: GroupOutline | None = None
+    statements: tuple[_Statement, ...] | None = None
+
+
+def _cuts(lines: list[str]) -> list[int]:
+    """Indexes of the lines a piece starts at: 0, then top-level ``def``/``class`` lines and
+    the first of a run of decorators (not the ``def`` they decorate)."""
+    cuts = [0]
+    after_decorator = False
+    for index, line in enumerate(lines):
+        if not line or line[0] in " \t\f#)]}":
+            continue  # indented, blank, a comment, the end of a bracket: the code before goes on
+        starts = line.startswith(_STARTS)
+        if starts and index and not after_decorator:
+            cuts.append(index)
+        after_decorator = line.startswith("@")
+    return cuts
+
+
+class PieceCache:
+    """Pieces by digest of their text, and whole outlines and shapes by digest of the file's
+    text, least recently used out."""
+
+    def __init__(self, max_pieces: int, max_files: int) -> None:
+        self.max_pieces = max_pieces
+        self.max_files = max_files
+        self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
+        self._outlines: OrderedDict[bytes, Outline | None] = OrderedDict()
+        self._shapes: OrderedDict[bytes, bytes | None] = OrderedDict()
+
+    def outline(self, text: str) -> Outline | None:
+        """The outline of the file's contents (None: they do not parse)."""
+        key = _digest(text)
+        if key in self._outlines:
+            self._outlines.move_to_end(key)
+            return self._outlines[key]
+        outline = self._outline(text)
+        _keep(self._outlines, key, outline, self.max_files)
+        return outline
+
+    def shape(self, text: str) -> bytes | None:
+        """A digest of the syntax tree without docstrings and version constants (None: it does not parse)."""
+        key = _digest(text)
+        if key in self._shapes:
+            self._shapes.move_to_end(key)
+            return self._shapes[key]
+        shape = self._shape(text)
+        _keep(self._shapes, key, shape, self.max_files)
+        return shape
+
+    def _outline(self, text: str) -> Outline | None:
+        pieces = self._parts(text, want_outline=True)
+        if pieces is None:
+            tree = parse_module(text)
+            return outline_of_tree(tree, text) if tree is not None else None
+        groups = []
+        for first, piece in pieces:
+            assert piece.outline is not None
+            if piece.outline != _EMPTY:
+                groups.append((first, piece.outline))
+        return Outline(groups=tuple(groups))
+
+    def _shape(self, text: str) -> bytes | None:
+        pieces = self._parts(text, want_outline=False)
+        if pieces is None:
+            tree = parse_module(text)
+            return _shape(list(_statements(tree.body))) if tree is not None else None
+        statements: list[_Statement] = []
+        for _first, piece in pieces:
+            assert piece.statements is not None
+            statements.extend(piece.statements)
+        return _shape(statements)
+
+    def _parts(self, text: str, *, want_outline: bool) -> list[tuple[int, _Piece]] | None:
+        """(first line, piece) of each piece with the part asked for; None: parse the whole file."""
+        if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
+            return None
+        lines = text.split("\n")
+        cuts = [*_cuts(lines), len(lines)]
+        found: list[tuple[int, _Piece]] = []
+        at = 0
+        while at < len(cuts) - 1:
+            for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
+                piece = self._piece(lines, cuts[at], cuts[end], want_outline=want_outline)
+                if piece is not None:
+                    found.append((cuts[at], piece))
+                    at = end
+                    break
+            else:
+                return None
+        return found
+
+    def _piece(self, lines: list[str], start: int, end: int, *, want_outline: bool) -> _Piece | None:
+        text = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+        key = _digest(text)
+        piece = self._pieces.get(key)
+        if piece is not None:
+            self._pieces.move_to_end(key)
+            if (piece.outline if want_outline else piece.statements) is not None:
+                return piece
+        tree = parse_module(text)
+        if tree is None:
+            return None
+        if piece is None:
+            piece = _keep(self._pieces, key, _Piece(), self.max_pieces)
+        if want_outline:
+            piece.outline = piece_outline(tree, text)
+        else:
+            piece.statements = _statements(tree.body)
+        return piece
+
+
+_EMPTY = GroupOutline(functions=(), constants=(), guards=(), checks=())
+
+
+_T = TypeVar("_T")
+
+
+def _keep(entries: OrderedDict[bytes, _T], key: bytes, value: _T, limit: int) -> _T:
+    entries[key] = value
+    while len(entries) > limit:
+        entries.popitem(last=False)
+    return value
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+# Per process, like functools caches: what is read depends on nothing but the text.
+PYTHON = PieceCache(max_pieces=4096, max_files=512)

@@ -1,0 +1,127 @@
+"""A file read piece by piece gives what parsing the whole file gives.
+
+The reference is the whole-file parse: its outline (`outline_of_tree`) and its shape (the
+dump of the tree without docstrings and version constants, as the behaviour analyzer
+compared before pieces). Texts here put the cuts where they could go wrong: inside strings,
+between decorators and their function, next to a syntax error, with carriage returns.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from prdigest.analyzers.symbols.py_outline import Outline, outline_of_tree, parse_module
+from prdigest.analyzers.symbols.py_pieces import PieceCache, _Strip, is_docstring, is_version_assignment
+
+_BASE = '''\
+"""Module docstring."""
+import sys
+__version__ = "1.0"
+X = 1
+
+
+@decorator(
+    "arg",
+)
+@other
+def first(a, b=2):
+    """Doc."""
+    assert a
+    if sys.platform == "win32":
+        raise ValueError(a)
+    return b
+
+TEXT = """
+def not_a_function():
+class NotAClass:
+@not_a_decorator
+"""
+
+class Thing:
+    """A class."""
+    version = "2"
+    LIMIT = 3
+
+    def method(self, x):
+        try:
+            import fast
+        except ImportError:
+            fast = None
+        return x
+async def later():
+    pass
+def last(): return 1; X = 2
+'''
+
+
+def _reference_outline(text: str) -> object:
+    tree = parse_module(text)
+    return _view(outline_of_tree(tree, text) if tree is not None else None)
+
+
+def _view(outline: Outline | None) -> object:
+    if outline is None:
+        return None
+    functions = [
+        (name, line, fn.params, fn.decorators, fn.asserts, fn.raises, fn.handlers)
+        for name, (line, fn) in outline.functions().items()
+    ]
+    return functions, list(outline.constants().items()), list(outline.guards().items()), list(outline.checks().items())
+
+
+def _reference_dump(text: str) -> str | None:
+    tree = parse_module(text)
+    if tree is None:
+        return None
+    body = tree.body[1:] if tree.body and is_docstring(tree.body[0]) else tree.body
+    tree.body = [s for s in body if not is_version_assignment(s)]
+    return ast.dump(_Strip().generic_visit(tree))
+
+
+_VARIANTS = [
+    _BASE,
+    _BASE.replace("return b\n", "return b + 1\n"),
+    _BASE.replace('__version__ = "1.0"', '__version__ = "1.1"'),
+    _BASE.replace('"""A class."""', '"""Another doc."""'),
+    _BASE.replace("def later", "def sooner"),
+    _BASE.replace('TEXT = """\n', 'TEXT = (\n"""\n').replace('@not_a_decorator\n"""\n', '@not_a_decorator\n""")\n'),
+    _BASE.replace("    pass\n", "    pass\n\n" + "def f(x):\n    return '''\n" + "def g():\n" * 10 + "'''\n"),
+    _BASE.replace("class Thing:", "class Thing(:"),  # does not parse
+    _BASE.replace("@other\n", "@other\n\n# a comment\n"),
+    _BASE.replace("\n", "\r\n"),
+    _BASE.replace('"""Module docstring."""\n', ""),
+    "",
+    "# only a comment\n",
+    "def f():\n    pass",  # no newline at the end
+]
+
+
+@pytest.mark.parametrize("text", _VARIANTS)
+def test_pieces_read_what_the_whole_file_reads(text: str) -> None:
+    cache = PieceCache(max_pieces=64, max_files=4)
+    assert _view(cache.outline(text)) == _reference_outline(text)
+    for other in _VARIANTS:
+        same = _reference_dump(text) == _reference_dump(other)
+        shapes = cache.shape(text), cache.shape(other)
+        assert (shapes[0] is None) == (_reference_dump(text) is None)
+        if None not in shapes:
+            assert (shapes[0] == shapes[1]) is same
+
+
+def test_a_new_version_reuses_the_pieces_it_did_not_touch() -> None:
+    cache = PieceCache(max_pieces=64, max_files=4)
+    old = cache.outline(_BASE)
+    new = cache.outline(_BASE.replace("return b\n", "return b + 1\n"))
+    assert old is not None
+    assert new is not None
+    kept = {id(group) for _first, group in old.groups}
+    shared = [group for _first, group in new.groups if id(group) in kept]
+    assert len(shared) == len(new.groups) - 1  # only the edited function's piece is new
+
+
+def test_a_digest_of_the_shape_ignores_docstrings_and_version_constants() -> None:
+    cache = PieceCache(max_pieces=64, max_files=8)
+    assert cache.shape(_BASE) == cache.shape(_BASE.replace('"""Doc."""', '"""Changed."""'))
+    assert cache.shape(_BASE) != cache.shape(_BASE.replace("return x", "return -x"))
