@@ -4,15 +4,21 @@ A regression test is only owed by a change in behaviour: not by a revert (it res
 that was already tested), a version bump, a typo fix, or edits to comments, docstrings and
 whitespace. Python files whose both sides parse are compared as syntax trees without
 docstrings and version constants; other files line by line, comments and blank lines aside.
+`changed_lines` counts a file's changed lines that are code by the same reading, for the
+verdict: the two answers agree (no code line in a file whose behaviour did not change).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
+from dataclasses import dataclass
+from functools import lru_cache
 
 from prdigest.diff import file_diff
-from prdigest.models.pullrequest import FileChange, PullRequest
+from prdigest.models.pullrequest import FileChange, FileStatus, PullRequest
 
 # Comment lines of the common languages; `#include` / `#define` (C preprocessor) are code.
 _COMMENT = re.compile(
@@ -23,7 +29,13 @@ _VERSION_LINE = re.compile(
 )
 _REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert\b", re.IGNORECASE)
 _REVERT_BODY = re.compile(r"\bThis reverts commit [0-9a-f]{7,40}\b")
-_TYPO_TITLE = re.compile(r"\b(?:typos?|spelling|misspell\w*|grammar)\b", re.IGNORECASE)
+# A typo fix by its title: typo, spelling, misspelled, 错别字, 拼写, or "fix grammar" (prose);
+# "grammar for X" / "grammar of X" is a parser's grammar, a real change.
+_TYPO_TITLE = re.compile(
+    r"\b(?:typos?|spelling|misspell\w*)\b|错别字|拼写|笔误|"
+    r"\b(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:\w+\s+){0,2}?grammar\b(?!\s+(?:for|of|to)\b)",
+    re.IGNORECASE,
+)
 _VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
 
 
@@ -33,6 +45,8 @@ def is_revert(pr: PullRequest) -> bool:
 
 
 def is_typo_fix(pr: PullRequest) -> bool:
+    """The title says it fixes a typo, a spelling or the grammar of prose (one rule for the
+    verdict, the regression-test check and the one-line summary)."""
     return _TYPO_TITLE.search(pr.title) is not None
 
 
@@ -75,20 +89,82 @@ def _is_version_assignment(statement: ast.stmt) -> bool:
     return any(isinstance(t, ast.Name) and t.id in _VERSION_NAMES for t in targets)
 
 
-def _python_shape(text: str) -> str | None:
+@dataclass(frozen=True)
+class _PythonText:
+    shape: str  # the syntax tree without docstrings and version constants
+    quiet: frozenset[int]  # line numbers of docstrings, comment-only and blank lines
+
+
+# Both the regression-test check and the verdict read the same texts of one PR in turn.
+@lru_cache(maxsize=64)
+def _python_text(text: str) -> _PythonText | None:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return ast.dump(_Strip().visit(tree))
+    quiet = set(_docstring_lines(tree)) | _comment_lines(text)
+    quiet.update(number for number, line in enumerate(text.splitlines(), start=1) if not line.strip())
+    return _PythonText(ast.dump(_Strip().visit(tree)), frozenset(quiet))
+
+
+def _docstring_lines(tree: ast.Module) -> list[int]:
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def _comment_lines(text: str) -> set[int]:
+    """Lines holding only a comment (a comment after code leaves the line code)."""
+    found: set[int] = set()
+    code: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found.add(token.start[0])
+            elif token.type not in _LAYOUT_TOKENS:
+                code.update(range(token.start[0], token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return set()
+    return found - code
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}
+)
+
+
+def _python_sides(change: FileChange) -> tuple[_PythonText | None, _PythonText | None] | None:
+    """Both sides of a Python file read as syntax, when each side that exists parses; else None."""
+    if not change.path.endswith((".py", ".pyi")):
+        return None
+    before_text = change.content_before
+    after_text = change.content_after
+    if before_text is None and after_text is None:
+        return None
+    before = _python_text(before_text) if before_text is not None else None
+    after = _python_text(after_text) if after_text is not None else None
+    if (before_text is not None and before is None) or (after_text is not None and after is None):
+        return None
+    if (before is None and change.status is not FileStatus.ADDED) or (
+        after is None and change.status is not FileStatus.REMOVED
+    ):
+        return None  # a side that exists was not read: the trees say nothing
+    return before, after
 
 
 def file_changes_behaviour(change: FileChange) -> bool:
     """Whether one source file's change can alter what it does."""
-    if change.path.endswith((".py", ".pyi")) and change.content_before is not None and change.content_after is not None:
-        before, after = _python_shape(change.content_before), _python_shape(change.content_after)
-        if before is not None and after is not None:
-            return before != after
+    sides = _python_sides(change)
+    if sides is not None and sides[0] is not None and sides[1] is not None:
+        return sides[0].shape != sides[1].shape
     if not change.patch:
         return True  # nothing shows what changed: it may be anything
     lines = file_diff(change).changes()
@@ -102,3 +178,69 @@ def file_changes_behaviour(change: FileChange) -> bool:
     removed = sorted("".join(line.text.split()) for line in meaningful if line.kind == "-")
     added = sorted("".join(line.text.split()) for line in meaningful if line.kind == "+")
     return removed != added
+
+
+# Comment syntax per language, for files not read as syntax trees.
+_HASH_COMMENT = {"python", "shell", "bash", "ruby", "perl", "yaml", "toml", "cmake", "make", "r"}
+_SLASH_COMMENT = {"c", "cpp", "cuda", "go", "rust", "javascript", "typescript", "java", "kotlin", "swift", "scala"}
+_DASH_COMMENT = {"sql", "lua", "haskell"}
+_TRIPLE_QUOTES = ('"""', "'''")
+
+
+def changed_lines(change: FileChange, language: str | None) -> tuple[int, int]:
+    """(code lines, comment/docstring/blank lines) among one file's changed lines.
+
+    A Python file read as syntax on each side counts by those trees: no code line when the
+    trees agree (`file_changes_behaviour` says no), else each changed line is placed in its
+    side's text. Other files, and patches without line numbers, by the lines' own look."""
+    sides = _python_sides(change)
+    if sides is None:
+        return _look_of_lines(change, language)
+    before, after = sides
+    diff = file_diff(change)
+    changes = diff.changes()
+    if before is not None and after is not None and before.shape == after.shape:
+        return 0, len(changes)
+    if diff.numbered:
+        code = quiet = 0
+        for line in changes:
+            side = before if line.kind == "-" else after
+            if side is not None and line.number is not None and line.number in side.quiet:
+                quiet += 1
+            else:
+                code += 1
+        return code, quiet
+    return _look_of_lines(change, language)
+
+
+def _look_of_lines(change: FileChange, language: str | None) -> tuple[int, int]:
+    """Docstrings are followed only through runs of changed lines (a hunk shows part of a
+    file, so a quote in the context could open or close one): good enough to tell an edited
+    docstring from edited code."""
+    code = quiet = 0
+    for hunk in file_diff(change).hunks:
+        in_doc = False
+        for line in hunk.lines:
+            if line.kind == " ":
+                in_doc = False
+                continue
+            text = line.text.strip()
+            quotes = sum(text.count(q) for q in _TRIPLE_QUOTES) if language == "python" else 0
+            inside = in_doc
+            if quotes % 2 == 1:
+                in_doc = not in_doc
+            if not text or inside or quotes or _is_comment(text, language):
+                quiet += 1
+            else:
+                code += 1
+    return code, quiet
+
+
+def _is_comment(text: str, language: str | None) -> bool:
+    if language in _HASH_COMMENT:
+        return text.startswith("#") and not text.startswith("#!")
+    if language in _SLASH_COMMENT:
+        return text.startswith(("//", "/*", "*", "*/"))
+    if language in _DASH_COMMENT:
+        return text.startswith("--")
+    return bool(re.match(r"(#|//|/\*|\*)", text))

@@ -8,19 +8,14 @@ from looking like a large change.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from prdigest.diff import parse_patch
+from prdigest.analyzers.behaviour import changed_lines
 from prdigest.models.facts import FileFact, FilesFacts, SymbolsFacts
 from prdigest.models.pullrequest import PullRequest
 
 NEW_MODULE_MIN_LINES = 80  # an added core file smaller than this is a helper, not a module
-_HASH_COMMENT = {"python", "shell", "bash", "ruby", "perl", "yaml", "toml", "cmake", "make", "r"}
-_SLASH_COMMENT = {"c", "cpp", "cuda", "go", "rust", "javascript", "typescript", "java", "kotlin", "swift", "scala"}
-_DASH_COMMENT = {"sql", "lua", "haskell"}
-_TRIPLE_QUOTES = ('"""', "'''")
 
 
 @dataclass(frozen=True)
@@ -52,7 +47,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         fact = core.get(change.path)
         if fact is None or not change.patch:
             continue
-        code, comments = _split_lines(change.patch, fact.language)
+        code, comments = changed_lines(change, fact.language)
         per_file[change.path] += code
         quiet += comments
     moved_names = _moved_names(symbols)
@@ -87,41 +82,6 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )
-
-
-def _split_lines(patch: str, language: str | None) -> tuple[int, int]:
-    """(code lines, comment/docstring/blank lines) among a patch's changed lines.
-
-    Docstrings are followed only through runs of changed lines (a hunk shows part of a
-    file, so a quote in the context could open or close one): good enough to tell an edited
-    docstring from edited code, which is what the verdict needs."""
-    code = quiet = 0
-    for hunk in parse_patch(patch).hunks:
-        in_doc = False
-        for line in hunk.lines:
-            if line.kind == " ":
-                in_doc = False
-                continue
-            text = line.text.strip()
-            quotes = sum(text.count(q) for q in _TRIPLE_QUOTES) if language == "python" else 0
-            inside = in_doc
-            if quotes % 2 == 1:
-                in_doc = not in_doc
-            if not text or inside or quotes or _is_comment(text, language):
-                quiet += 1
-            else:
-                code += 1
-    return code, quiet
-
-
-def _is_comment(text: str, language: str | None) -> bool:
-    if language in _HASH_COMMENT:
-        return text.startswith("#") and not text.startswith("#!")
-    if language in _SLASH_COMMENT:
-        return text.startswith(("//", "/*", "*", "*/"))
-    if language in _DASH_COMMENT:
-        return text.startswith("--")
-    return bool(re.match(r"(#|//|/\*|\*)", text))
 
 
 def _moved_names(symbols: SymbolsFacts) -> set[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.behaviour import is_typo_fix
 from prdigest.facts_view.selection import is_private, key_files, ranked_symbols
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
@@ -30,7 +31,6 @@ _ACTIONS = (
     ("change", r"updat\w+|upgrad\w+|bump\w*|chang\w+|switch\w*|replac\w+|us(?:e|es|ed|ing)|mak\w+"),
 )
 _ACTION_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _ACTIONS]
-_TYPO = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
 MAX_SYMBOLS = 2
@@ -72,7 +72,7 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     if version:
         return version, True
     files = _files(key_files(facts, "full"), ph)
-    typo = _TYPO.search(pr.title) is not None
+    typo = is_typo_fix(pr)
     if shape == "docs-only":
         return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
     if shape == "ci-only":
