@@ -35,6 +35,8 @@ _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
 MAX_SYMBOLS = 2
 MAX_EDITS = 2  # a one-liner names the two most telling code edits
+MAX_REFS = 2
+_WHY_WHERE = frozenset({"title", "body", "closing-issue"})  # the author's words, not a comment's
 
 
 def action(title: str) -> str:
@@ -52,8 +54,35 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     gist, complete = found
     if complete:
         return gist
+    gist = _with_why(pr, facts, gist, ph)
     edits = edits_sentence(edits_of(facts, versions=False), ph, limit=MAX_EDITS)
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+
+
+def _with_why(pr: PullRequest, facts: Facts, gist: str, ph: Phrases) -> str:
+    """Why, when the facts know it: the class of bug the verdict found fixed (a crash, a race)
+    and the issues the title or body says it fixes; else the gist as it is."""
+    kinds = [
+        str(item.params["fix_kind"])
+        for reason in facts.verdict.reasons
+        if reason.code == "fix"
+        for item in reason.items
+        if item.template in ("fix.high", "fix.medium") and item.params.get("fix_kind")
+    ]
+    refs = list(
+        dict.fromkeys(
+            f"#{r.number}" if r.repository.lower() == pr.repository.lower() else f"{r.repository}#{r.number}"
+            for r in facts.references.references
+            if r.relation == "fixes" and r.where in _WHY_WHERE
+        )
+    )
+    shown = join_more(refs[:MAX_REFS], len(refs) - MAX_REFS, ph) if refs else ""
+    if kinds:
+        kind = ph.labels.lookup("fix_kinds", kinds[0])
+        return ph.say("gist", "why_kind_refs" if refs else "why_kind", gist=gist, kind=kind, refs=shown)
+    if refs:
+        return ph.say("gist", "why_refs", gist=gist, refs=shown)
+    return gist
 
 
 def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, bool] | None:
