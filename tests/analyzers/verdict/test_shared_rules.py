@@ -150,7 +150,13 @@ def test_a_less_than_in_a_marker_is_no_cap(store: Store) -> None:
 def test_no_code_line_is_counted_where_the_syntax_trees_agree() -> None:
     before = '"""Doc."""\n\nVALUE = 1  # one\n'
     after = '"""Doc,\nreworded."""\n\n\n\nVALUE = 1  # the value one\n'
-    patch = '@@ -1,3 +1,6 @@\n-"""Doc."""\n+"""Doc,\n+reworded."""\n \n+\n+\n-VALUE = 1  # one\n+VALUE = 1  # the value one\n'
+    patch = "".join(
+        [
+            "@@ -1,3 +1,6 @@\n",
+            '-"""Doc."""\n+"""Doc,\n+reworded."""\n \n+\n+\n',
+            "-VALUE = 1  # one\n+VALUE = 1  # the value one\n",
+        ]
+    )
     change = FileChange(
         path="src/m.py", status=FileStatus.MODIFIED, patch=patch, content_before=before, content_after=after
     )
