@@ -187,33 +187,48 @@ _DASH_COMMENT = {"sql", "lua", "haskell"}
 _TRIPLE_QUOTES = ('"""', "'''")
 
 
-def changed_lines(change: FileChange, language: str | None) -> tuple[int, int]:
-    """(code lines, comment/docstring/blank lines) among one file's changed lines.
+@dataclass(frozen=True)
+class ChangedLines:
+    """One file's changed lines by what they are."""
 
-    A Python file read as syntax on each side counts by those trees: no code line when the
-    trees agree (`file_changes_behaviour` says no), else each changed line is placed in its
-    side's text. Other files, and patches without line numbers, by the lines' own look."""
+    code: int = 0  # lines that can change what the code does
+    quiet: int = 0  # comments, docstrings, blank lines
+    version: int = 0  # a version constant, in a file whose behaviour did not change
+    layout: int = 0  # code reformatted without a change to its syntax tree
+
+
+def changed_lines(change: FileChange, language: str | None) -> ChangedLines:
+    """One file's changed lines: code, comments/docstrings/blanks, and, where the syntax trees
+    agree (`file_changes_behaviour` says no), version constants and reformatted code, never
+    code. A Python file read as syntax on each side places each line in its side's text;
+    other files, and patches without line numbers, are read by the lines' own look."""
     sides = _python_sides(change)
     if sides is None:
         return _look_of_lines(change, language)
     before, after = sides
     diff = file_diff(change)
-    changes = diff.changes()
-    if before is not None and after is not None and before.shape == after.shape:
-        return 0, len(changes)
-    if diff.numbered:
-        code = quiet = 0
-        for line in changes:
-            side = before if line.kind == "-" else after
-            if side is not None and line.number is not None and line.number in side.quiet:
-                quiet += 1
-            else:
-                code += 1
-        return code, quiet
-    return _look_of_lines(change, language)
+    same = before is not None and after is not None and before.shape == after.shape
+    if not diff.numbered:
+        looked = _look_of_lines(change, language)
+        if not same:
+            return looked
+        versions = sum(1 for line in diff.changes() if _VERSION_LINE.match(line.text))
+        return ChangedLines(quiet=looked.quiet, version=versions, layout=max(0, looked.code - versions))
+    code = quiet = version = layout = 0
+    for line in diff.changes():
+        side = before if line.kind == "-" else after
+        if not line.text.strip() or (side is not None and line.number is not None and line.number in side.quiet):
+            quiet += 1
+        elif not same:
+            code += 1
+        elif _VERSION_LINE.match(line.text):
+            version += 1
+        else:
+            layout += 1
+    return ChangedLines(code=code, quiet=quiet, version=version, layout=layout)
 
 
-def _look_of_lines(change: FileChange, language: str | None) -> tuple[int, int]:
+def _look_of_lines(change: FileChange, language: str | None) -> ChangedLines:
     """Docstrings are followed only through runs of changed lines (a hunk shows part of a
     file, so a quote in the context could open or close one): good enough to tell an edited
     docstring from edited code."""
@@ -233,7 +248,7 @@ def _look_of_lines(change: FileChange, language: str | None) -> tuple[int, int]:
                 quiet += 1
             else:
                 code += 1
-    return code, quiet
+    return ChangedLines(code=code, quiet=quiet)
 
 
 def _is_comment(text: str, language: str | None) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
 
-from prdigest.analyzers.behaviour import changed_lines, file_changes_behaviour
+from prdigest.analyzers.behaviour import ChangedLines, changed_lines, file_changes_behaviour
 from prdigest.models.facts import Facts, VerdictLevel
 from prdigest.models.pullrequest import FileChange, FileStatus
 from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
@@ -20,7 +20,7 @@ from prdigest.store import Store
 from prdigest.store.facts_store import get_facts
 
 REPO = "example-org/rules"
-DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER = 1, 2, 3, 4, 5, 6, 7
+DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE = 1, 2, 3, 4, 5, 6, 7, 8
 
 _DOC_LINES = [f"    line {i} of the explanation of how tokens are read" for i in range(40)]
 
@@ -62,6 +62,7 @@ def _history(root: Path) -> GitRepoBuilder:
             "src/rules/queries.py": _queries("shop"),
             "src/rules/grammar.py": _grammar("expr"),
             "pyproject.toml": _pyproject("httpcore>=1.0"),
+            "src/rules/__init__.py": '"""Rules."""\n\n__version__ = "1.0"\n',
         },
         "Initial commit",
     )
@@ -79,6 +80,7 @@ def _history(root: Path) -> GitRepoBuilder:
         "Require httpcore 1.2 on old Pythons",
         {"pyproject.toml": _pyproject("httpcore>=1.2; python_version < '3.10'")},
     )
+    repo.squash_pr(RELEASE, "Release 1.1", {"src/rules/__init__.py": '"""Rules."""\n\n__version__ = "1.1"\n'})
     repo.set_origin(f"https://github.com/{REPO}.git")
     return repo
 
@@ -134,6 +136,13 @@ def test_code_holding_triple_quoted_strings_is_code(store: Store) -> None:
     assert "comment-only" not in _codes(facts)
 
 
+def test_a_version_constant_is_neither_code_nor_a_comment(store: Store) -> None:
+    facts = _facts(store, RELEASE)
+    assert not facts.tests_ci.missing_tests
+    assert _codes(facts) == {"version-only"}
+    assert facts.verdict.level is VerdictLevel.SKIP
+
+
 def test_a_compatible_release_cap_is_a_version_lock(store: Store) -> None:
     facts = _facts(store, COMPATIBLE_CAP)
     decision = next(r for r in facts.verdict.reasons if r.code == "dependency-decision")
@@ -161,9 +170,9 @@ def test_no_code_line_is_counted_where_the_syntax_trees_agree() -> None:
         path="src/m.py", status=FileStatus.MODIFIED, patch=patch, content_before=before, content_after=after
     )
     assert not file_changes_behaviour(change)
-    assert changed_lines(change, "python") == (0, 7)
+    assert changed_lines(change, "python") == ChangedLines(quiet=5, layout=2)
     edited = change.model_copy(
         update={"content_after": after.replace("= 1", "= 2"), "patch": patch.replace("+VALUE = 1", "+VALUE = 2")}
     )
     assert file_changes_behaviour(edited)
-    assert changed_lines(edited, "python") == (2, 5)
+    assert changed_lines(edited, "python") == ChangedLines(code=2, quiet=5)

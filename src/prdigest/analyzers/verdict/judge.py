@@ -125,6 +125,7 @@ REASON_TEMPLATES = frozenset(
         "incomplete-data.file-list-missing",
         "incomplete-data.file-list-truncated",
         "small-change.lines",
+        "version-only.lines",
         "no-core.categories",
     }
 )
@@ -451,6 +452,9 @@ def _incomplete(pr: PullRequest, add: _Add) -> None:
 
 def _why_small(substance: Substance, add: _Add) -> None:
     """A skip says what the PR is, not that nothing was found."""
+    if not substance.behaviour_lines and substance.version_lines:
+        add("version-only", "only a version constant changed in source", 0.0, _ev("version-only.lines"))
+        return
     if substance.behaviour_lines:
         lines = str(substance.behaviour_lines)
         add(
