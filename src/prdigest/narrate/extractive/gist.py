@@ -188,12 +188,24 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
     return ph.join(shown)
 
 
+# The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
+# edits a comment, it removes no function.
+_ACTION_CHANGE = {"add": "added", "remove": "removed"}
+
+
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
-    verb = ph.say("gist", f"action-{action(clean_title(pr.title))}")
     sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
+    if _only_comments(facts):
+        return ph.say("gist", "comments", files=_files(sources, ph))
+    kind = action(clean_title(pr.title))
     central = sources[0] if sources else None
     symbols = [s for s in ranked_symbols(facts) if central is not None and s.path == central.path]
     public = [s for s in symbols if not is_private(s.name)] or symbols
+    if kind in _ACTION_CHANGE:
+        borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
+        if borne_out or public:
+            public, kind = (borne_out, kind) if borne_out else (public, "change")
+    verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]
         gist = ph.say(
@@ -206,3 +218,14 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
     return gist
+
+
+def _only_comments(facts: Facts) -> bool:
+    """Source changed, but no line of it that is code: only comments, docstrings or formatting
+    (what the verdict measured from the syntax trees)."""
+    codes = {r.code for r in facts.verdict.reasons}
+    return (
+        "core-change" not in codes
+        and bool(codes & {"comment-only", "no-core"})
+        and any(f.category == "source" and f.type == "core-logic" for f in facts.files.files)
+    )
