@@ -4,15 +4,22 @@ A regression test is only owed by a change in behaviour: not by a revert (it res
 that was already tested), a version bump, a typo fix, or edits to comments, docstrings and
 whitespace. Python files whose both sides parse are compared as syntax trees without
 docstrings and version constants; other files line by line, comments and blank lines aside.
+`changed_lines` counts a file's changed lines that are code by the same reading, for the
+verdict: the two answers agree (no code line in a file whose behaviour did not change).
 """
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
+from dataclasses import dataclass
+from functools import lru_cache
 
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
-from prdigest.models.pullrequest import FileChange, PullRequest
+from prdigest.models.pullrequest import FileChange, FileStatus, PullRequest
 
 # Comment lines of the common languages; `#include` / `#define` (C preprocessor) are code.
 _COMMENT = re.compile(
@@ -23,7 +30,13 @@ _VERSION_LINE = re.compile(
 )
 _REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert\b", re.IGNORECASE)
 _REVERT_BODY = re.compile(r"\bThis reverts commit [0-9a-f]{7,40}\b")
-_TYPO_TITLE = re.compile(r"\b(?:typos?|spelling|misspell\w*|grammar)\b", re.IGNORECASE)
+# A typo fix by its title: typo, spelling, misspelled, 错别字, 拼写, or "fix grammar" (prose);
+# "grammar for X" / "grammar of X" is a parser's grammar, a real change.
+_TYPO_TITLE = re.compile(
+    r"\b(?:typos?|spelling|misspell\w*)\b|错别字|拼写|笔误|"
+    r"\b(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:\w+\s+){0,2}?grammar\b(?!\s+(?:for|of|to)\b)",
+    re.IGNORECASE,
+)
 
 
 def is_revert(pr: PullRequest) -> bool:
@@ -32,15 +45,101 @@ def is_revert(pr: PullRequest) -> bool:
 
 
 def is_typo_fix(pr: PullRequest) -> bool:
+    """The title says it fixes a typo, a spelling or the grammar of prose (one rule for the
+    verdict, the regression-test check and the one-line summary)."""
     return _TYPO_TITLE.search(pr.title) is not None
+
+
+@dataclass(frozen=True)
+class _PythonText:
+    """One side of a Python file read as syntax: the shape of its tree (docstrings and version
+    constants out, from the piece cache the code-edits analyzer shares) and its text, whose
+    quiet lines are read only when a caller counts lines."""
+
+    shape: bytes
+    text: str
+
+    @property
+    def quiet(self) -> frozenset[int]:
+        """Line numbers of docstrings, comment-only and blank lines."""
+        return _quiet_lines(self.text)
+
+
+def _python_text(text: str) -> _PythonText | None:
+    shape = PYTHON.shape(text)
+    return None if shape is None else _PythonText(shape, text)
+
+
+# The verdict counts lines of the same few texts in turn; parsing is only done for them.
+@lru_cache(maxsize=64)
+def _quiet_lines(text: str) -> frozenset[int]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    quiet = set(_docstring_lines(tree)) | _comment_lines(text)
+    quiet.update(number for number, line in enumerate(text.splitlines(), start=1) if not line.strip())
+    return frozenset(quiet)
+
+
+def _docstring_lines(tree: ast.Module) -> list[int]:
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def _comment_lines(text: str) -> set[int]:
+    """Lines holding only a comment (a comment after code leaves the line code)."""
+    found: set[int] = set()
+    code: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found.add(token.start[0])
+            elif token.type not in _LAYOUT_TOKENS:
+                code.update(range(token.start[0], token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return set()
+    return found - code
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}
+)
+
+
+def _python_sides(change: FileChange) -> tuple[_PythonText | None, _PythonText | None] | None:
+    """Both sides of a Python file read as syntax, when each side that exists parses; else None."""
+    if not change.path.endswith((".py", ".pyi")):
+        return None
+    before_text = change.content_before
+    after_text = change.content_after
+    if before_text is None and after_text is None:
+        return None
+    before = _python_text(before_text) if before_text is not None else None
+    after = _python_text(after_text) if after_text is not None else None
+    if (before_text is not None and before is None) or (after_text is not None and after is None):
+        return None
+    if (before is None and change.status is not FileStatus.ADDED) or (
+        after is None and change.status is not FileStatus.REMOVED
+    ):
+        return None  # a side that exists was not read: the trees say nothing
+    return before, after
 
 
 def file_changes_behaviour(change: FileChange) -> bool:
     """Whether one source file's change can alter what it does."""
-    if change.path.endswith((".py", ".pyi")) and change.content_before is not None and change.content_after is not None:
-        before, after = PYTHON.shape(change.content_before), PYTHON.shape(change.content_after)
-        if before is not None and after is not None:
-            return before != after
+    sides = _python_sides(change)
+    if sides is not None and sides[0] is not None and sides[1] is not None:
+        return sides[0].shape != sides[1].shape
     if not change.patch:
         return True  # nothing shows what changed: it may be anything
     lines = file_diff(change).changes()
@@ -54,3 +153,84 @@ def file_changes_behaviour(change: FileChange) -> bool:
     removed = sorted("".join(line.text.split()) for line in meaningful if line.kind == "-")
     added = sorted("".join(line.text.split()) for line in meaningful if line.kind == "+")
     return removed != added
+
+
+# Comment syntax per language, for files not read as syntax trees.
+_HASH_COMMENT = {"python", "shell", "bash", "ruby", "perl", "yaml", "toml", "cmake", "make", "r"}
+_SLASH_COMMENT = {"c", "cpp", "cuda", "go", "rust", "javascript", "typescript", "java", "kotlin", "swift", "scala"}
+_DASH_COMMENT = {"sql", "lua", "haskell"}
+_TRIPLE_QUOTES = ('"""', "'''")
+
+
+@dataclass(frozen=True)
+class ChangedLines:
+    """One file's changed lines by what they are."""
+
+    code: int = 0  # lines that can change what the code does
+    quiet: int = 0  # comments, docstrings, blank lines
+    version: int = 0  # a version constant, in a file whose behaviour did not change
+    layout: int = 0  # code reformatted without a change to its syntax tree
+
+
+def changed_lines(change: FileChange, language: str | None) -> ChangedLines:
+    """One file's changed lines: code, comments/docstrings/blanks, and, where the syntax trees
+    agree (`file_changes_behaviour` says no), version constants and reformatted code, never
+    code. A Python file read as syntax on each side places each line in its side's text;
+    other files, and patches without line numbers, are read by the lines' own look."""
+    sides = _python_sides(change)
+    if sides is None:
+        return _look_of_lines(change, language)
+    before, after = sides
+    diff = file_diff(change)
+    same = before is not None and after is not None and before.shape == after.shape
+    if not diff.numbered:
+        looked = _look_of_lines(change, language)
+        if not same:
+            return looked
+        versions = sum(1 for line in diff.changes() if _VERSION_LINE.match(line.text))
+        return ChangedLines(quiet=looked.quiet, version=versions, layout=max(0, looked.code - versions))
+    code = quiet = version = layout = 0
+    for line in diff.changes():
+        side = before if line.kind == "-" else after
+        if not line.text.strip() or (side is not None and line.number is not None and line.number in side.quiet):
+            quiet += 1
+        elif not same:
+            code += 1
+        elif _VERSION_LINE.match(line.text):
+            version += 1
+        else:
+            layout += 1
+    return ChangedLines(code=code, quiet=quiet, version=version, layout=layout)
+
+
+def _look_of_lines(change: FileChange, language: str | None) -> ChangedLines:
+    """Docstrings are followed only through runs of changed lines (a hunk shows part of a
+    file, so a quote in the context could open or close one): good enough to tell an edited
+    docstring from edited code."""
+    code = quiet = 0
+    for hunk in file_diff(change).hunks:
+        in_doc = False
+        for line in hunk.lines:
+            if line.kind == " ":
+                in_doc = False
+                continue
+            text = line.text.strip()
+            quotes = sum(text.count(q) for q in _TRIPLE_QUOTES) if language == "python" else 0
+            inside = in_doc
+            if quotes % 2 == 1:
+                in_doc = not in_doc
+            if not text or inside or quotes or _is_comment(text, language):
+                quiet += 1
+            else:
+                code += 1
+    return ChangedLines(code=code, quiet=quiet)
+
+
+def _is_comment(text: str, language: str | None) -> bool:
+    if language in _HASH_COMMENT:
+        return text.startswith("#") and not text.startswith("#!")
+    if language in _SLASH_COMMENT:
+        return text.startswith(("//", "/*", "*", "*/"))
+    if language in _DASH_COMMENT:
+        return text.startswith("--")
+    return bool(re.match(r"(#|//|/\*|\*)", text))

@@ -396,6 +396,10 @@ def relation_before(
         return "mentions"
     if best[2] == "reverted-by" and _acts_on_an_object(text, max(clause_floor, previous_end), cue_start):
         return "root-cause-in"
+    if best[2] in _ACTS and _hypothetical(text, max(clause_floor, previous_end), cue_start, ref.end):
+        return "mentions"
+    if best[2] == "root-cause-in" and _NEUTRAL_ORIGIN.fullmatch(text, cue_start, cue_end):
+        return _introduced_object(text, max(clause_floor, previous_end), cue_start)
     if best[2] != "root-cause-in" and _names_the_noun(text, clause_begin, cue_start, cue_end, ref.start):
         return "mentions"
     if (
@@ -475,6 +479,55 @@ _OWN_ACTION = re.compile(
 
 def _acts_on_an_object(text: str, clause_begin: int, cue_start: int) -> bool:
     return _OWN_ACTION.search(text, clause_begin, cue_start) is not None
+
+
+# "if we reapply #850", "should we re-land #12?", "whether to revert #9": a revert or restore
+# weighed, asked about or put off, not done by this PR.
+_ACTS: frozenset[Relation] = frozenset({"reverts", "restores"})
+_CONDITION = re.compile(
+    r"\b(?:if|whether|unless|in case|in the event|should (?:we|i|you|they|it)|shall we|could we|can we|"
+    r"would (?:we|it|you)|do we|might|may want to|we may|consider(?:ing)?)\b|如果|是否|若|可以|可能|考虑",
+    re.I,
+)
+_QUESTION_TAIL = re.compile(r"[^.!\n。！,;:()#]{0,60}?[?？]")
+
+
+_COMMA = re.compile(r"[,，、\u2013\u2014]")
+
+
+def _hypothetical(text: str, clause_begin: int, cue_start: int, ref_end: int) -> bool:
+    # Only the words of the cue's own phrase: in "since it breaks if X, this reverts #12" the
+    # condition belongs to another phrase.
+    begin = max([clause_begin, *(m.end() for m in _COMMA.finditer(text, clause_begin, cue_start))])
+    return _CONDITION.search(text, begin, cue_start) is not None or _QUESTION_TAIL.match(text, ref_end) is not None
+
+
+# "introduced in #3489" says where something came from; only a problem ("the regression
+# introduced in #12") makes that PR a root cause. "Document the style changes introduced in
+# #3489" names what this PR works on: a mention, or the revert/restore its own verb says.
+_NEUTRAL_ORIGIN = re.compile(r"introduced (?:in|by)", re.I)
+_PROBLEM = re.compile(
+    r"\b(?:bugs?|regress\w*|issues?|problems?|crash\w*|errors?|failures?|fail\w*|break\w*|broke|leaks?|"
+    r"races?|deadlocks?|hangs?|mistakes?|typos?|flak\w*|slow\w*|warnings?|exceptions?|vulnerab\w*|defects?|"
+    r"glitch\w*|wrong|incorrect\w*|side[- ]effects?)\b",
+    re.I,
+)
+_OWN_REVERT = re.compile(r"\brevert(?:s|ing)?\b|\broll(?:s|ing)? back\b|\bback(?:s|ing)? out\b|回退|撤销", re.I)
+_OWN_RESTORE = re.compile(
+    r"\brestor(?:e|es|ing)\b|\bre-?land(?:s|ing)?\b|\bre-?appl(?:y|ies|ying)\b|\bbring(?:s|ing)? back\b|"
+    r"\breinstat(?:e|es|ing)\b|恢复|重新引入",
+    re.I,
+)
+
+
+def _introduced_object(text: str, clause_begin: int, cue_start: int) -> Relation:
+    if _PROBLEM.search(text, clause_begin, cue_start):
+        return "root-cause-in"
+    if _OWN_REVERT.search(text, clause_begin, cue_start):
+        return "reverts"
+    if _OWN_RESTORE.search(text, clause_begin, cue_start):
+        return "restores"
+    return "mentions"
 
 
 # "the v0.6.16 revert (#4246)", "a follow-up (#12)": the reference in parentheses right after a

@@ -297,4 +297,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="5", run=_run, requires=())
+ANALYZER = Analyzer(name="references", version="6", run=_run, requires=())  # v6: conditionals, "introduced in"

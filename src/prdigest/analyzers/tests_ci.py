@@ -288,4 +288,4 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
 
 
 # v4: deleted tests told apart; missing_tests only for behaviour-changing source on a complete file list
-ANALYZER = Analyzer(name="tests_ci", version="4", run=analyze_tests_ci, requires=("files",))
+ANALYZER = Analyzer(name="tests_ci", version="5", run=analyze_tests_ci, requires=("files",))  # v5: one typo rule

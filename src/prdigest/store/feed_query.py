@@ -45,6 +45,7 @@ class FeedRow:
     feed_title: str | None
     feed_paragraph: str | None
     labels: tuple[tuple[str, str], ...]  # (kind, value) pairs, sorted: kind is "risk" or "module"
+    one_line: str | None = None  # the narrative's one-line summary, in the reader's language
 
 
 def _day_start(value: date) -> datetime:
@@ -62,7 +63,8 @@ SELECT p.id, p.number, p.title, p.state, p.author, coalesce(p.merged_at, p.creat
        coalesce({brief_title}, {full_title}) AS feed_title,
        coalesce({brief_para}, {full_para}) AS feed_paragraph,
        {reason} AS reason,
-       (SELECT {label_array} FROM fact_labels l WHERE l.pull_request_id = p.id) AS labels
+       (SELECT {label_array} FROM fact_labels l WHERE l.pull_request_id = p.id) AS labels,
+       coalesce({brief_line}, {full_line}) AS one_line
 FROM (
     SELECT p.id FROM pull_requests p
     WHERE p.repository_id = (SELECT id FROM repositories WHERE full_name = :repository) {filters}
@@ -146,6 +148,8 @@ def _feed_sql(dialect: str, filters: FeedFilter, params: dict[str, Any]) -> str:
         full_title=_json_field(dialect, "nf", "feed_title"),
         brief_para=_json_field(dialect, "nb", "feed_paragraph"),
         full_para=_json_field(dialect, "nf", "feed_paragraph"),
+        brief_line=_json_field(dialect, "nb", "one_line"),
+        full_line=_json_field(dialect, "nf", "one_line"),
         reason=_first_reason(dialect),
         shown_brief=_SHOWN.format(length="brief"),
         shown_full=_SHOWN.format(length="full"),
@@ -198,6 +202,7 @@ def feed_page(
             feed_title=r[10],
             feed_paragraph=r[11],
             labels=_labels(r[13]),
+            one_line=r[14],
         )
         for r in rows
     ]

@@ -53,6 +53,7 @@ def load_feed(context: WebContext, repository: str, query: FeedQuery) -> FeedPag
             modules=[v for k, v in row.labels if k == "module"],
             feed_title=_printable_or_none(row.feed_title),
             feed_paragraph=_printable_or_none(row.feed_paragraph),
+            one_line=_printable_or_none(row.one_line),
             reason=_printable_or_none(row.reason),
             additions=row.additions,
             deletions=row.deletions,
@@ -109,7 +110,7 @@ def _entry_key(item: FeedItem, lang: str) -> tuple[object, ...]:
     # Everything feed_item.html shows; any change to the PR, its facts or prose changes it.
     return (
         lang, item.repository, item.number, item.title, item.author, item.date, item.verdict,
-        item.feed_title, item.feed_paragraph, item.reason, item.additions, item.deletions,
+        item.feed_title, item.feed_paragraph, item.one_line, item.reason, item.additions, item.deletions,
         tuple(item.risk_tags), tuple(item.modules),
     )  # fmt: skip
 

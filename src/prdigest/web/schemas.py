@@ -68,6 +68,7 @@ class FeedItem(_Model):
     modules: list[str] = Field(default_factory=list)
     feed_title: str | None = None
     feed_paragraph: str | None = None
+    one_line: str | None = None
     reason: str | None = None
     additions: int = 0
     deletions: int = 0

@@ -46,3 +46,37 @@ def test_a_position_in_a_series_is_no_reference() -> None:
     assert numbers == [66, 67]
     # a real PR number followed by "of the series" is still that PR
     assert [r.number for r in references_in_text("Merged #4312 of the series first.", REPO)] == [4312]
+
+
+def test_a_revert_or_restore_weighed_or_asked_about_is_not_done() -> None:
+    body = (
+        "The parentheses removed by #850 are sometimes needed to fit a line. "
+        "A regression test is added so that if we try to reapply the #850 change we notice."
+    )
+    assert _relations(body) == {850: "mentions"}
+    assert _relations("If we revert #12, the old error comes back.") == {12: "mentions"}
+    assert _relations("Should we re-land #13 later?") == {13: "mentions"}
+    assert _relations("We may want to restore #14 once the driver is fixed.") == {14: "mentions"}
+    assert _relations("如果需要，我们可以恢复 #15") == {15: "mentions"}
+    # done, not weighed: the condition belongs to another phrase, or there is none
+    assert _relations("Since the cache breaks if the timeout is None, this reverts #16.") == {16: "reverts"}
+    assert _relations("Re-lands #17 with a guard. Should the flag stay on?") == {17: "restores"}
+
+
+def test_a_pr_guarding_against_a_reapply_restores_nothing() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=1080,
+        title="Add the failing parenthesis example as a test",
+        body="So that if we reapply the #850 change, the case stays fixed.",
+    )
+    assert {r.number: r.relation for r in extract_references(pr).references} == {850: "mentions"}
+
+
+def test_introduced_in_names_a_root_cause_only_for_a_problem() -> None:
+    title = "Document the style changes introduced in #3489 and #3440"
+    assert _relations(title, is_subject=True) == {3489: "mentions", 3440: "mentions"}
+    assert _relations("Fix the regression introduced in #20.") == {20: "root-cause-in"}
+    assert _relations("The crash was introduced by #21.") == {21: "root-cause-in"}
+    assert _relations("This reverts the caching introduced in #22.") == {22: "reverts"}
+    assert _relations("Restore the fast path introduced in #23, with a guard.") == {23: "restores"}

@@ -50,10 +50,10 @@ def test_one_line_uses_the_bodys_summary_sentence(body: str, expected: str) -> N
     assert en.one_line.startswith(f"“{summary_sentence(body)}”")
 
 
-def test_one_line_falls_back_to_the_title() -> None:
+def test_one_line_without_a_summary_sentence_is_built_from_the_facts() -> None:
     body = "## Description\n\nThe widget store was slow under load because nothing was cached."
     n = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "en", "brief")
-    assert n.one_line == "feat: add a widget cache"
+    assert n.one_line == "Adds `src/cache.py`"  # not the title again
     assert summary_sentence("Reverts acme/widgets#12") is None
     zh = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "zh", "brief")
     assert zh.one_line == "新增 `src/cache.py`"
@@ -62,9 +62,12 @@ def test_one_line_falls_back_to_the_title() -> None:
 def test_one_line_names_the_kind_only_when_the_title_does_not() -> None:
     doc = FileFact(path="docs/guide.md", category="docs", module="docs", additions=3)
     plain = narrate_extractive(_pr("", "Explain the cache knobs"), _facts([], [doc]), [], "en", "full")
-    assert plain.one_line == "Explain the cache knobs (a documentation-only change)"
-    said = narrate_extractive(_pr("", "docs: explain the cache knobs"), _facts([], [doc]), [], "en", "full")
-    assert said.one_line == "docs: explain the cache knobs"
+    assert plain.one_line == "Updates the documentation in `docs/guide.md`"
+    body = "This PR explains every knob of the widget cache."
+    quoted = narrate_extractive(_pr(body, "Explain the cache knobs"), _facts([], [doc]), [], "en", "full")
+    assert quoted.one_line == "“This PR explains every knob of the widget cache.” (a documentation-only change)"
+    said = narrate_extractive(_pr(body, "docs: explain the cache knobs"), _facts([], [doc]), [], "en", "full")
+    assert said.one_line == "“This PR explains every knob of the widget cache.”"
     zh = narrate_extractive(_pr("", "Explain the cache knobs"), _facts([], [doc]), [], "zh", "full")
     assert zh.one_line == "更新文档 `docs/guide.md`"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
@@ -12,7 +14,7 @@ from prdigest.analyzers.dependencies.conflicts import variant_conflicts
 from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
 from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
 from prdigest.analyzers.dependencies.requirement_lines import strip_comment
-from prdigest.analyzers.dependencies.scopes import scope_of
+from prdigest.analyzers.dependencies.scopes import dynamic_file_scopes, installs_own_checkout, scope_of
 from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations, declarations
 from prdigest.analyzers.dependencies.variants import variant_of
 from prdigest.analyzers.registry import Analyzer
@@ -21,6 +23,7 @@ from prdigest.models.facts import (
     DependencyChange,
     DependencyChangeKind,
     DependencyFinding,
+    DependencyScope,
     FilesFacts,
 )
 from prdigest.models.pullrequest import PullRequest
@@ -42,8 +45,31 @@ def _family(pair: Pair) -> str | None:
     return None
 
 
+def _scope(declared: FileDeclarations, group: str, read_by: dict[str, DependencyScope]) -> DependencyScope:
+    scope = scope_of(declared.source_kind, declared.path, group)
+    if scope != "unknown" or declared.source_kind != "requirements":
+        return scope
+    # The name says nothing: what the PR's own files say about this file, if anything.
+    if declared.path in read_by:
+        return read_by[declared.path]
+    return "dev" if installs_own_checkout(declared.seen_lines) else "unknown"
+
+
+def _read_by_manifests(pr: PullRequest) -> dict[str, DependencyScope]:
+    """Requirements files that the PR's pyproject.toml files read as dependencies or extras."""
+    found: dict[str, DependencyScope] = {}
+    for change in pr.files:
+        if PurePosixPath(change.path).name == "pyproject.toml" and change.content_after:
+            found.update(dynamic_file_scopes(change.path, change.content_after))
+    return found
+
+
 def _change(
-    declared: FileDeclarations, pair: Pair, texts: list[str], known: dict[str, list[str]]
+    declared: FileDeclarations,
+    pair: Pair,
+    texts: list[str],
+    known: dict[str, list[str]],
+    read_by: dict[str, DependencyScope],
 ) -> DependencyChange | None:
     before, after = pair.before, pair.after
     kinds: list[DependencyChangeKind]
@@ -86,7 +112,7 @@ def _change(
         newly_admitted=admitted,
         newly_excluded=excluded,
         variant_family=family,
-        scope=scope_of(declared.source_kind, declared.path, main.group),
+        scope=_scope(declared, main.group, read_by),
         group=(after or before or main).group or None if declared.source_kind in ("pyproject", "setup") else None,
         replaced_by=", ".join(pair.replaced_by) or None,
         replaces=pair.replaces,
@@ -120,12 +146,13 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
     }
     texts = pr_texts(pr)
     all_declarations = [d for change in pr.files if (d := declarations(change)) is not None]
+    read_by = _read_by_manifests(pr)
     changes: list[DependencyChange] = []
     findings: list[DependencyFinding] = []
     for declared in all_declarations:
         seen: set[tuple[str, str | None, str | None, str | None]] = set()
         for pair in pair_entries(declared):
-            change = _change(declared, pair, texts, known)
+            change = _change(declared, pair, texts, known, read_by)
             if change is None:
                 continue
             # one list included in several extras changes them all alike: told once per file
@@ -145,4 +172,6 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
     return analyze_dependencies(pr, ctx)
 
 
-ANALYZER = Analyzer(name="dependencies", version="3", run=_run, requires=("files",))
+ANALYZER = Analyzer(
+    name="dependencies", version="4", run=_run, requires=("files",)
+)  # v4: scope of plain requirement files

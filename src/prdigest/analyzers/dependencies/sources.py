@@ -2,7 +2,7 @@
 
 Supported sources (``source_kind``):
 
-- ``requirements``: ``requirements*.txt``, ``constraints*.txt``, ``*.txt``/``*.in`` under a
+- ``requirements``: ``requirements*.txt``, ``*-requirements.txt``, ``constraints*.txt``, ``*.txt``/``*.in`` under a
   ``requirements/`` directory (pip syntax, ``-r``/``-c`` references recorded);
 - ``pyproject``: PEP 621 ``dependencies`` / ``optional-dependencies``, PEP 735
   ``dependency-groups`` and ``build-system.requires`` (read with tomllib when both contents
@@ -68,6 +68,12 @@ class FileDeclarations:
     before: DeclaredSide
     after: DeclaredSide
     added_lines: list[str]
+    # The lines seen of the file (its newer side, or the older one when removed).
+    seen_lines: list[str] = field(default_factory=list)
+
+
+# requirements.txt, requirements-dev.txt, test-requirements.txt, test_requirements.txt
+_REQUIREMENTS_NAME = re.compile(r"(?:^|[-_.])requirements(?:[-_.]|$)")
 
 
 def source_kind_of(path: str) -> SourceKind | None:
@@ -79,8 +85,8 @@ def source_kind_of(path: str) -> SourceKind | None:
         return "pyproject"
     if name in ("setup.py", "setup.cfg"):
         return "setup"
-    if (name.startswith(("requirements", "constraints")) and name.endswith((".txt", ".in"))) or (
-        parents & {"requirements", "requirement"} and name.endswith((".txt", ".in"))
+    if name.endswith((".txt", ".in")) and (
+        _REQUIREMENTS_NAME.search(name) or name.startswith("constraints") or parents & {"requirements", "requirement"}
     ):
         return "requirements"
     if name.startswith(("dockerfile", "containerfile")) or name.endswith(".dockerfile"):
@@ -347,4 +353,5 @@ def declarations(change: FileChange) -> FileDeclarations | None:
         before=_side(kind, change.path, before_lines, before_content),
         after=_side(kind, change.path, after_lines, after_content),
         added_lines=view.added() if change.patch else after_lines,
+        seen_lines=before_lines if change.status == FileStatus.REMOVED else after_lines,
     )

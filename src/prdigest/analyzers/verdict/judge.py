@@ -30,8 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from prdigest.analyzers.behaviour import is_typo_fix
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
+from prdigest.analyzers.dependencies.admission import upper_bounded
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
@@ -71,7 +73,6 @@ RESTORE_WEIGHT, RESTORE_TOLD_WEIGHT, RESTORE_TESTED_WEIGHT = 2.0, 1.0, 0.5
 REVERT_LARGE_LINES, REVERT_LARGE_WEIGHT, REVERT_CAUSE_WEIGHT = 150, 1.5, 0.5
 DEPENDENCY_DECISION_WEIGHT = 1.0
 
-_TYPO = re.compile(r"\btypos?\b|\bspelling\b|\bmisspell\w*|错别字|拼写", re.IGNORECASE)
 _REVERT_WORD = re.compile(r"\brevert(?:s|ed|ing)?\b|回退|撤销", re.IGNORECASE)
 _CAUSE_WORDS = re.compile(
     r"\bbecause\b|\bsince\b|\bcaus|\bbr(?:eak|oke)|\bcrash|\bfail|\bregress|\bout of memory\b|\bOOM\b|"
@@ -124,6 +125,7 @@ REASON_TEMPLATES = frozenset(
         "incomplete-data.file-list-missing",
         "incomplete-data.file-list-truncated",
         "small-change.lines",
+        "version-only.lines",
         "no-core.categories",
     }
 )
@@ -370,7 +372,8 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
         if "downgraded" in kinds or change.scope in ("ci", "dev"):
             continue
         before, after = version_part(change.before), version_part(change.after)
-        if kinds & _LOCK_KINDS and change.after and "<" in (after or "") + ("==" if "pinned" in kinds else ""):
+        # The cap or pin is read by `packaging`: "~=1.4" and "==1.*" cap too, a "<" in a marker does not.
+        if kinds & _LOCK_KINDS and change.after and upper_bounded(change.after):
             items.append(_ev("dependency-decision.lock", package=change.package, after=after))
         elif kinds & _ADMIT_KINDS and change.newly_admitted:
             items.append(
@@ -422,7 +425,7 @@ def _negatives(
         add("tests-only", "only tests changed", -1.0, _ev("tests-only.files"))
     elif files.files and tests.ci_only:
         add("ci-only", "only CI changed", -1.0, _ev("ci-only.files"))
-    if _TYPO.search(pr.title):
+    if is_typo_fix(pr):
         title = pr.title[:80]
         add("typo", f"title: {title}", -2.0, _ev("typo.title", title=title))
     kinds = {k for c in deps.changes for k in c.kinds}
@@ -449,6 +452,9 @@ def _incomplete(pr: PullRequest, add: _Add) -> None:
 
 def _why_small(substance: Substance, add: _Add) -> None:
     """A skip says what the PR is, not that nothing was found."""
+    if not substance.behaviour_lines and substance.version_lines:
+        add("version-only", "only a version constant changed in source", 0.0, _ev("version-only.lines"))
+        return
     if substance.behaviour_lines:
         lines = str(substance.behaviour_lines)
         add(
@@ -483,7 +489,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
 
 ANALYZER = Analyzer(
     name="verdict",
-    version="5",  # v5: substance, not keywords: core lines that are code, new modules and API, fix severity
+    version="6",  # v6: one typo rule, code lines read as syntax, caps read by packaging
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion", "risks"),
 )

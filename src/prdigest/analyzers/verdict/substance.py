@@ -8,19 +8,14 @@ from looking like a large change.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from prdigest.diff import parse_patch
+from prdigest.analyzers.behaviour import changed_lines
 from prdigest.models.facts import FileFact, FilesFacts, SymbolsFacts
 from prdigest.models.pullrequest import PullRequest
 
 NEW_MODULE_MIN_LINES = 80  # an added core file smaller than this is a helper, not a module
-_HASH_COMMENT = {"python", "shell", "bash", "ruby", "perl", "yaml", "toml", "cmake", "make", "r"}
-_SLASH_COMMENT = {"c", "cpp", "cuda", "go", "rust", "javascript", "typescript", "java", "kotlin", "swift", "scala"}
-_DASH_COMMENT = {"sql", "lua", "haskell"}
-_TRIPLE_QUOTES = ('"""', "'''")
 
 
 @dataclass(frozen=True)
@@ -31,6 +26,7 @@ class Substance:
     public_added: tuple[str, ...] = ()  # public names added in core files, not moved ones
     moved: int = 0  # definitions removed in one place and added under the same name in another
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
+    version_lines: int = 0  # version constants changed in files whose behaviour did not change
     modules: tuple[str, ...] = ()
     categories: dict[str, int] = field(default_factory=dict)  # changed lines per file category
 
@@ -47,14 +43,15 @@ def is_core(file: FileFact) -> bool:
 def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substance:
     core = {f.path: f for f in files.files if is_core(f)}
     per_file: Counter[str] = Counter()
-    quiet = 0
+    quiet = versions = 0
     for change in pr.files:
         fact = core.get(change.path)
         if fact is None or not change.patch:
             continue
-        code, comments = _split_lines(change.patch, fact.language)
-        per_file[change.path] += code
-        quiet += comments
+        counted = changed_lines(change, fact.language)
+        per_file[change.path] += counted.code
+        quiet += counted.quiet
+        versions += counted.version
     moved_names = _moved_names(symbols)
     public = tuple(
         dict.fromkeys(
@@ -84,44 +81,10 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         public_added=public,
         moved=len(moved_names),
         comment_only_lines=quiet,
+        version_lines=versions,
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )
-
-
-def _split_lines(patch: str, language: str | None) -> tuple[int, int]:
-    """(code lines, comment/docstring/blank lines) among a patch's changed lines.
-
-    Docstrings are followed only through runs of changed lines (a hunk shows part of a
-    file, so a quote in the context could open or close one): good enough to tell an edited
-    docstring from edited code, which is what the verdict needs."""
-    code = quiet = 0
-    for hunk in parse_patch(patch).hunks:
-        in_doc = False
-        for line in hunk.lines:
-            if line.kind == " ":
-                in_doc = False
-                continue
-            text = line.text.strip()
-            quotes = sum(text.count(q) for q in _TRIPLE_QUOTES) if language == "python" else 0
-            inside = in_doc
-            if quotes % 2 == 1:
-                in_doc = not in_doc
-            if not text or inside or quotes or _is_comment(text, language):
-                quiet += 1
-            else:
-                code += 1
-    return code, quiet
-
-
-def _is_comment(text: str, language: str | None) -> bool:
-    if language in _HASH_COMMENT:
-        return text.startswith("#") and not text.startswith("#!")
-    if language in _SLASH_COMMENT:
-        return text.startswith(("//", "/*", "*", "*/"))
-    if language in _DASH_COMMENT:
-        return text.startswith("--")
-    return bool(re.match(r"(#|//|/\*|\*)", text))
 
 
 def _moved_names(symbols: SymbolsFacts) -> set[str]:

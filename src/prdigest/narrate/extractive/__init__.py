@@ -22,7 +22,7 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
 # v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
 #     reader's language, brief without code, code edits in words, each fact once
-EXTRACTIVE_VERSION = "extractive-v8"
+EXTRACTIVE_VERSION = "extractive-v9"  # v9: one-liners from the facts in every language
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.behaviour import is_typo_fix
 from prdigest.facts_view.selection import is_private, key_files, ranked_symbols
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
@@ -30,11 +31,12 @@ _ACTIONS = (
     ("change", r"updat\w+|upgrad\w+|bump\w*|chang\w+|switch\w*|replac\w+|us(?:e|es|ed|ing)|mak\w+"),
 )
 _ACTION_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _ACTIONS]
-_TYPO = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
 MAX_SYMBOLS = 2
 MAX_EDITS = 2  # a one-liner names the two most telling code edits
+MAX_REFS = 2
+_WHY_WHERE = frozenset({"title", "body", "closing-issue"})  # the author's words, not a comment's
 
 
 def action(title: str) -> str:
@@ -52,8 +54,35 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     gist, complete = found
     if complete:
         return gist
+    gist = _with_why(pr, facts, gist, ph)
     edits = edits_sentence(edits_of(facts, versions=False), ph, limit=MAX_EDITS)
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+
+
+def _with_why(pr: PullRequest, facts: Facts, gist: str, ph: Phrases) -> str:
+    """Why, when the facts know it: the class of bug the verdict found fixed (a crash, a race)
+    and the issues the title or body says it fixes; else the gist as it is."""
+    kinds = [
+        str(item.params["fix_kind"])
+        for reason in facts.verdict.reasons
+        if reason.code == "fix"
+        for item in reason.items
+        if item.template in ("fix.high", "fix.medium") and item.params.get("fix_kind")
+    ]
+    refs = list(
+        dict.fromkeys(
+            f"#{r.number}" if r.repository.lower() == pr.repository.lower() else f"{r.repository}#{r.number}"
+            for r in facts.references.references
+            if r.relation == "fixes" and r.where in _WHY_WHERE
+        )
+    )
+    shown = join_more(refs[:MAX_REFS], len(refs) - MAX_REFS, ph) if refs else ""
+    if kinds:
+        kind = ph.labels.lookup("fix_kinds", kinds[0])
+        return ph.say("gist", "why_kind_refs" if refs else "why_kind", gist=gist, kind=kind, refs=shown)
+    if refs:
+        return ph.say("gist", "why_refs", gist=gist, refs=shown)
+    return gist
 
 
 def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, bool] | None:
@@ -72,7 +101,7 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     if version:
         return version, True
     files = _files(key_files(facts, "full"), ph)
-    typo = _TYPO.search(pr.title) is not None
+    typo = is_typo_fix(pr)
     if shape == "docs-only":
         return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
     if shape == "ci-only":
@@ -159,12 +188,24 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
     return ph.join(shown)
 
 
+# The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
+# edits a comment, it removes no function.
+_ACTION_CHANGE = {"add": "added", "remove": "removed"}
+
+
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
-    verb = ph.say("gist", f"action-{action(clean_title(pr.title))}")
     sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
+    if _only_comments(facts):
+        return ph.say("gist", "comments", files=_files(sources, ph))
+    kind = action(clean_title(pr.title))
     central = sources[0] if sources else None
     symbols = [s for s in ranked_symbols(facts) if central is not None and s.path == central.path]
     public = [s for s in symbols if not is_private(s.name)] or symbols
+    if kind in _ACTION_CHANGE:
+        borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
+        if borne_out or public:
+            public, kind = (borne_out, kind) if borne_out else (public, "change")
+    verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]
         gist = ph.say(
@@ -177,3 +218,14 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
     return gist
+
+
+def _only_comments(facts: Facts) -> bool:
+    """Source changed, but no line of it that is code: only comments, docstrings or formatting
+    (what the verdict measured from the syntax trees)."""
+    codes = {r.code for r in facts.verdict.reasons}
+    return (
+        "core-change" not in codes
+        and bool(codes & {"comment-only", "no-core"})
+        and any(f.category == "source" and f.type == "core-logic" for f in facts.files.files)
+    )

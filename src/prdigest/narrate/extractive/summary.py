@@ -1,6 +1,6 @@
 """The one-line summary, in the reader's language: the author's own sentence saying what the
-whole PR does when the body has one written in that language, else the title when it is;
-otherwise a sentence built from the facts (`gist`). A short note on the kind of change is
+whole PR does when the body has one written in that language; otherwise a sentence built
+from the facts (`gist`), and the title only when the facts say nothing. A short note on the kind of change is
 added to the author's words only when it adds something."""
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ def quoted_lead(pr: PullRequest, ph: Phrases) -> str | None:
 def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     title = clean_title(pr.title)
     sentence = summary_sentence(pr.body, repository=pr.repository)
-    if not in_reader_script(sentence or title, ph):
+    # No summary sentence in the reader's language: the facts say what changed (and why, when
+    # they know); the title is only the last resort, when the facts say nothing.
+    if sentence is None or not in_reader_script(sentence, ph):
         built = fact_summary(pr, facts, ph)
         if built:
             return built

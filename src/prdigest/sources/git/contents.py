@@ -1,7 +1,8 @@
 """Fill ``content_before``/``content_after`` of changed source files from their blob ids.
 
 Only source files the symbol analyzer can parse, the dependency manifests whose groups only
-the whole file tells (``pyproject.toml``, ``setup.cfg``), and the images, scripts and CI
+the whole file tells (``pyproject.toml``, ``setup.cfg``), requirement files (whether one installs
+the project itself, ``-e .``, is often outside the hunks), and the images, scripts and CI
 workflows whose installs the dependency analyzer reads, each at most 256 KB, and never
 binaries: this is what the analyzers need, and bounding it keeps the sync's cost predictable.
 """
@@ -45,11 +46,18 @@ def _installs_packages(path: str, name: str) -> bool:
     return lower.endswith((".yml", ".yaml")) and any(part in _CI_FOLDERS for part in path.lower().split("/")[:-1])
 
 
+def _requirements_file(path: str, name: str) -> bool:
+    lower = name.lower()
+    if not lower.endswith((".txt", ".in")):
+        return False
+    return "requirements" in lower or lower.startswith("constraints") or "/requirements/" in f"/{path.lower()}"
+
+
 def wants_contents(path: str) -> bool:
     # PurePosixPath(path).suffix without building a path object per file (git paths are
     # normalized: no trailing slash, no "." components).
     name = path.rpartition("/")[2]
-    if name in MANIFEST_NAMES or _installs_packages(path, name):
+    if name in MANIFEST_NAMES or _installs_packages(path, name) or _requirements_file(path, name):
         return True
     dot = name.rfind(".")
     return 0 < dot < len(name) - 1 and name[dot:].lower() in SOURCE_EXTENSIONS

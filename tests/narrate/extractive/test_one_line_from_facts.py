@@ -1,0 +1,81 @@
+"""Without a summary sentence in the body, the English one-liner is built from the facts, as the
+Chinese one is: what changed, and why when the facts know it (the class of bug fixed, the issue
+the author says it fixes); never the title again, never filler. On a real git history."""
+
+from __future__ import annotations
+
+import pytest
+from tests.helpers.gitrepo import GitRepoBuilder
+
+from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
+from prdigest.pipeline.report import report_for
+from prdigest.pipeline.sync import sync_source
+from prdigest.sources.git import GitSource, GitSyncOptions
+from prdigest.store import Store
+from prdigest.words import CATALOG
+
+REPO = "example-org/pool"
+CRASH, PLAIN, COMMENT, DROP = 1, 2, 3, 4
+GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
+PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
+CACHED = (
+    "class Pool:\n    def get(self, key):\n        return self.cache(key)\n\n"
+    + "    def cache(self, key):\n        return key\n"
+)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    root = tmp_path_factory.mktemp("pool")
+    repo = GitRepoBuilder(root / "repo")
+    repo.commit(
+        {
+            "README.md": "# pool\n",
+            "src/pool/core.py": "def connect(host):\n    return host\n",
+            "src/pool/cache.py": CACHED,
+        },
+        "Initial",
+    )
+    repo.squash_pr(CRASH, "Fix crash on an empty host", {"src/pool/core.py": GUARDED}, body="Fixes #3.")
+    repo.squash_pr(PLAIN, "Name the port", {"src/pool/core.py": PORTED})
+    repo.squash_pr(
+        COMMENT, "Drop stray spaces", {"src/pool/core.py": PORTED.replace("def port", "#  Ports.\ndef port")}
+    )
+    uncached = "class Pool:\n    def get(self, key):\n        return key\n"
+    repo.squash_pr(DROP, "Drop the key cache", {"src/pool/cache.py": uncached})
+    repo.set_origin(f"https://github.com/{REPO}.git")
+    opened = Store.open(f"sqlite:///{root / 'pool.db'}")
+    sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
+    assert analyze_selected(opened, AnalyzeRequest()).failed == []
+    return opened
+
+
+def _one_line(store: Store, number: int, lang: str) -> str:
+    return report_for(store, REPO, number, CATALOG.lang(lang), "full", None).summary.one_line
+
+
+def test_the_one_liner_says_what_changed_and_why(store: Store) -> None:
+    en = _one_line(store, CRASH, "en")
+    assert en != "Fix crash on an empty host"
+    assert en.startswith("Fixes `connect` in ")
+    assert ", which resolves a crash (#3)" in en
+    zh = _one_line(store, CRASH, "zh")
+    assert "以解决崩溃（#3）" in zh
+
+
+def test_without_a_known_why_it_says_what_changed(store: Store) -> None:
+    en = _one_line(store, PLAIN, "en")
+    assert en != "Name the port"
+    assert "`port`" in en
+    assert "resolves" not in en
+
+
+def test_a_comment_edit_is_said_to_be_one_whatever_the_title(store: Store) -> None:
+    en = _one_line(store, COMMENT, "en")
+    assert en == "Edits comments, docstrings or formatting in `src/pool/core.py`"
+
+
+def test_the_titles_verb_names_only_the_symbols_that_bear_it_out(store: Store) -> None:
+    en = _one_line(store, DROP, "en")
+    assert en.startswith("Removes `Pool.cache` in ")
+    assert "Pool.get" not in en.split(":")[0]
