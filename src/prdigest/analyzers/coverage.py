@@ -16,6 +16,7 @@ from typing import cast
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import CoverageFacts, FileListState, GapCode
 from prdigest.models.pullrequest import IncompleteReason, PullRequest
 
@@ -53,4 +54,4 @@ def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     )
 
 
-ANALYZER = Analyzer(name="coverage", version="1", run=analyze_coverage, requires=())
+ANALYZER = Analyzer(name="coverage", version=DEFAULT_VERSIONS["coverage"], run=analyze_coverage, requires=())

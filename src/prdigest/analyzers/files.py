@@ -18,6 +18,7 @@ from prdigest.analyzers.file_rules import RuleSet, rules_for
 from prdigest.analyzers.importance import file_signals
 from prdigest.analyzers.key_files import mark_key_files
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -95,4 +96,4 @@ def analyze_files(pr: PullRequest, ctx: AnalysisContext) -> FilesFacts:
 
 
 # v2: key files the PR points at first; `src/pkg/` is module `pkg`, not the root
-ANALYZER = Analyzer(name="files", version="2", run=analyze_files, requires=())
+ANALYZER = Analyzer(name="files", version=DEFAULT_VERSIONS["files"], run=analyze_files, requires=())

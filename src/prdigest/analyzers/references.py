@@ -47,6 +47,7 @@ from prdigest.analyzers.reference_patterns import (
     waits_for,
 )
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import Deferral, Reference, ReferencesFacts, Relation
 from prdigest.models.pullrequest import PullRequest
@@ -297,4 +298,6 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> ReferencesFacts:
     return extract_references(pr)
 
 
-ANALYZER = Analyzer(name="references", version="6", run=_run, requires=())  # v6: conditionals, "introduced in"
+ANALYZER = Analyzer(
+    name="references", version=DEFAULT_VERSIONS["references"], run=_run, requires=()
+)  # v6: conditionals, "introduced in"

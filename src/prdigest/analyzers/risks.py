@@ -21,6 +21,7 @@ from prdigest.analyzers.dependencies.admission import admits_every_later, upper_
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import (
     DependenciesFacts,
@@ -604,7 +605,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> RisksFacts:
 #     upgrade compares versions, not digits of the package name (urllib3)
 ANALYZER = Analyzer(
     name="risks",
-    version="5",
+    version=DEFAULT_VERSIONS["risks"],
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion"),
 )

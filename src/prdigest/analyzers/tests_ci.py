@@ -27,6 +27,7 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FilesFacts, TestsCIFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -288,4 +289,6 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
 
 
 # v4: deleted tests told apart; missing_tests only for behaviour-changing source on a complete file list
-ANALYZER = Analyzer(name="tests_ci", version="5", run=analyze_tests_ci, requires=("files",))  # v5: one typo rule
+ANALYZER = Analyzer(
+    name="tests_ci", version=DEFAULT_VERSIONS["tests_ci"], run=analyze_tests_ci, requires=("files",)
+)  # v5: one typo rule

@@ -5,7 +5,7 @@ modules compile hundreds of patterns and build parsers, most of the start-up of 
 ``prdigest analyze`` with nothing new and of a ``prdigest report``. Standard library only, so
 those paths stay light. `tests/analyzers/test_versions.py` checks that this table equals the
 real registry's (`prdigest.analyzers.defaults`) and that `FACTS_SCHEMA` equals
-`prdigest.models.facts.FACTS_SCHEMA_VERSION`: bump the version here with the analyzer's.
+`prdigest.models.facts.FACTS_SCHEMA_VERSION`. Each analyzer reads its version from here.
 """
 
 from __future__ import annotations
@@ -17,17 +17,20 @@ from collections.abc import Mapping
 # Equal to prdigest.models.facts.FACTS_SCHEMA_VERSION (not imported: that module loads pydantic).
 FACTS_SCHEMA = 2
 
-# name -> version of every analyzer in DEFAULT_ANALYZER_MODULES.
+# name -> version of every analyzer in DEFAULT_ANALYZER_MODULES: the one place a version is
+# bumped (each analyzer reads its own from here). Bump it when its output can change.
+# references v6: conditionals, "introduced in"; tests_ci v5: one typo rule; verdict v6: one typo
+# rule, code lines read as syntax, caps read by packaging; dependencies v4: requirements scopes.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "2",
-    "tests_ci": "4",
-    "dependencies": "3",
+    "tests_ci": "5",
+    "dependencies": "4",
     "symbols": "3",
-    "references": "5",
+    "references": "6",
     "discussion": "3",
     "risks": "5",
-    "verdict": "5",
+    "verdict": "6",
 }
 
 

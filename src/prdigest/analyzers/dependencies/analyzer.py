@@ -18,6 +18,7 @@ from prdigest.analyzers.dependencies.scopes import dynamic_file_scopes, installs
 from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations, declarations
 from prdigest.analyzers.dependencies.variants import variant_of
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChange,
@@ -173,5 +174,5 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
 
 
 ANALYZER = Analyzer(
-    name="dependencies", version="4", run=_run, requires=("files",)
+    name="dependencies", version=DEFAULT_VERSIONS["dependencies"], run=_run, requires=("files",)
 )  # v4: scope of plain requirement files

@@ -28,6 +28,7 @@ from prdigest.analyzers.discussions.grouping import (
     timestamp,
 )
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import DiscussionFacts, DiscussionThread, Quote, ThreadOutcome
 from prdigest.models.pullrequest import Comment, PullRequest, Review, ReviewComment
 
@@ -231,4 +232,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DiscussionFacts:
 # parentheses and closed <script>/<style> elements no longer leave code or ")" in quotes.
 # v3: suggestion blocks kept (DiscussionThread.suggestion); a reviewer's repeated body counts
 # once; HTML entities decoded in quotes and topics.
-ANALYZER = Analyzer(name="discussion", version="3", run=_run, requires=())
+ANALYZER = Analyzer(name="discussion", version=DEFAULT_VERSIONS["discussion"], run=_run, requires=())

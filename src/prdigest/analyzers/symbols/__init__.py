@@ -17,6 +17,7 @@ from prdigest.analyzers.symbols.diffmap import extract_symbol_changes
 from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -86,4 +87,4 @@ def run(pr: PullRequest, ctx: AnalysisContext) -> SymbolsFacts:
 
 # v2: key files by importance (key_order), excerpts in that order without licence or
 # whitespace-only hunks, code edits
-ANALYZER = Analyzer(name="symbols", version="3", run=run, requires=("files",))
+ANALYZER = Analyzer(name="symbols", version=DEFAULT_VERSIONS["symbols"], run=run, requires=("files",))

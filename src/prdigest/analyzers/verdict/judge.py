@@ -41,6 +41,7 @@ from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
 from prdigest.analyzers.verdict.substance import Substance, measure
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChangeKind,
@@ -489,7 +490,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
 
 ANALYZER = Analyzer(
     name="verdict",
-    version="6",  # v6: one typo rule, code lines read as syntax, caps read by packaging
+    version=DEFAULT_VERSIONS["verdict"],
     run=_run,
     requires=("files", "tests_ci", "dependencies", "symbols", "references", "discussion", "risks"),
 )
