@@ -10,12 +10,9 @@ verdict: the two answers agree (no code line in a file whose behaviour did not c
 
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
@@ -59,61 +56,15 @@ class _PythonText:
     shape: bytes
     text: str
 
-    @property
+    @cached_property
     def quiet(self) -> frozenset[int]:
         """Line numbers of docstrings, comment-only and blank lines."""
-        return _quiet_lines(self.text)
+        return PYTHON.quiet_lines(self.text) or frozenset()
 
 
 def _python_text(text: str) -> _PythonText | None:
     shape = PYTHON.shape(text)
     return None if shape is None else _PythonText(shape, text)
-
-
-# The verdict counts lines of the same few texts in turn; parsing is only done for them.
-@lru_cache(maxsize=64)
-def _quiet_lines(text: str) -> frozenset[int]:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return frozenset()
-    quiet = set(_docstring_lines(tree)) | _comment_lines(text)
-    quiet.update(number for number, line in enumerate(text.splitlines(), start=1) if not line.strip())
-    return frozenset(quiet)
-
-
-def _docstring_lines(tree: ast.Module) -> list[int]:
-    lines: list[int] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-    return lines
-
-
-def _comment_lines(text: str) -> set[int]:
-    """Lines holding only a comment (a comment after code leaves the line code)."""
-    found: set[int] = set()
-    code: set[int] = set()
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                found.add(token.start[0])
-            elif token.type not in _LAYOUT_TOKENS:
-                code.update(range(token.start[0], token.end[0] + 1))
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        return set()
-    return found - code
-
-
-_LAYOUT_TOKENS = frozenset(
-    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}
-)
 
 
 def _python_sides(change: FileChange) -> tuple[_PythonText | None, _PythonText | None] | None:

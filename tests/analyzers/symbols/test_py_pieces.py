@@ -13,7 +13,7 @@ import ast
 import pytest
 
 from prdigest.analyzers.symbols.py_outline import Outline, outline_of_tree, parse_module
-from prdigest.analyzers.symbols.py_pieces import PieceCache, _Strip, is_docstring, is_version_assignment
+from prdigest.analyzers.symbols.py_pieces import PieceCache, _Strip, is_docstring, is_version_assignment, quiet_of
 
 _BASE = '''\
 """Module docstring."""
@@ -125,3 +125,22 @@ def test_a_digest_of_the_shape_ignores_docstrings_and_version_constants() -> Non
     cache = PieceCache(max_pieces=64, max_files=8)
     assert cache.shape(_BASE) == cache.shape(_BASE.replace('"""Doc."""', '"""Changed."""'))
     assert cache.shape(_BASE) != cache.shape(_BASE.replace("return x", "return -x"))
+
+
+_QUIET_VARIANTS = [
+    *_VARIANTS,
+    _BASE.replace("    pass\n", "    pass\n\nS = '''\n# not a comment\ndef h():\n    '''\n# a comment\n"),
+    _BASE.replace("@other\n", "@other\n\f\n"),  # a form feed: str.splitlines numbers lines differently
+    "def f():\n    '''Doc\n\n    more.'''\n    # inside\n    return 1  # after code\n\n\nclass C:\n    'doc'\n",
+]
+
+
+@pytest.mark.parametrize("text", _QUIET_VARIANTS)
+def test_quiet_lines_piece_by_piece_are_the_whole_files(text: str) -> None:
+    cache = PieceCache(max_pieces=64, max_files=4)
+    try:
+        whole: frozenset[int] | None = quiet_of(ast.parse(text), text)
+    except SyntaxError:
+        whole = None
+    assert cache.quiet_lines(text) == whole
+    assert cache.quiet_lines(text) == whole  # and from the cache

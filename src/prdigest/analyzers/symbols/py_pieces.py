@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import io
+import tokenize
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TypeVar
@@ -103,10 +105,12 @@ def _shape(statements: list[_Statement]) -> bytes:
 
 @dataclass
 class _Piece:
-    """What is known of one piece's text; each part is filled when first asked for."""
+    """What is read from one piece's text (nothing when it does not parse alone)."""
 
     outline: GroupOutline | None = None
     statements: tuple[_Statement, ...] | None = None
+    quiet: frozenset[int] | None = None  # 1-based lines of the piece
+    parses: bool = True
 
 
 def _cuts(lines: list[str]) -> list[int]:
@@ -134,6 +138,7 @@ class PieceCache:
         self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
         self._outlines: OrderedDict[bytes, Outline | None] = OrderedDict()
         self._shapes: OrderedDict[bytes, bytes | None] = OrderedDict()
+        self._quiet: OrderedDict[bytes, frozenset[int] | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -155,8 +160,31 @@ class PieceCache:
         _keep(self._shapes, key, shape, self.max_files)
         return shape
 
+    def quiet_lines(self, text: str) -> frozenset[int] | None:
+        """Line numbers (1-based) of the docstrings, comment-only and blank lines of the file's
+        contents (None: they do not parse)."""
+        key = _digest(text)
+        if key in self._quiet:
+            self._quiet.move_to_end(key)
+            return self._quiet[key]
+        quiet = self._quiet_lines(text)
+        _keep(self._quiet, key, quiet, self.max_files)
+        return quiet
+
+    def _quiet_lines(self, text: str) -> frozenset[int] | None:
+        # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
+        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text)
+        if pieces is None:
+            tree = parse_module(text)
+            return quiet_of(tree, text) if tree is not None else None
+        found: set[int] = set()
+        for first, piece in pieces:
+            assert piece.quiet is not None
+            found.update(first + number for number in piece.quiet)
+        return frozenset(found)
+
     def _outline(self, text: str) -> Outline | None:
-        pieces = self._parts(text, want_outline=True)
+        pieces = self._parts(text)
         if pieces is None:
             tree = parse_module(text)
             return outline_of_tree(tree, text) if tree is not None else None
@@ -168,7 +196,7 @@ class PieceCache:
         return Outline(groups=tuple(groups))
 
     def _shape(self, text: str) -> bytes | None:
-        pieces = self._parts(text, want_outline=False)
+        pieces = self._parts(text)
         if pieces is None:
             tree = parse_module(text)
             return _shape(list(_statements(tree.body))) if tree is not None else None
@@ -178,7 +206,7 @@ class PieceCache:
             statements.extend(piece.statements)
         return _shape(statements)
 
-    def _parts(self, text: str, *, want_outline: bool) -> list[tuple[int, _Piece]] | None:
+    def _parts(self, text: str) -> list[tuple[int, _Piece]] | None:
         """(first line, piece) of each piece with the part asked for; None: parse the whole file."""
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
@@ -188,7 +216,7 @@ class PieceCache:
         at = 0
         while at < len(cuts) - 1:
             for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
-                piece = self._piece(lines, cuts[at], cuts[end], want_outline=want_outline)
+                piece = self._piece(lines, cuts[at], cuts[end])
                 if piece is not None:
                     found.append((cuts[at], piece))
                     at = end
@@ -197,24 +225,69 @@ class PieceCache:
                 return None
         return found
 
-    def _piece(self, lines: list[str], start: int, end: int, *, want_outline: bool) -> _Piece | None:
+    def _piece(self, lines: list[str], start: int, end: int) -> _Piece | None:
         text = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
         key = _digest(text)
         piece = self._pieces.get(key)
-        if piece is not None:
-            self._pieces.move_to_end(key)
-            if (piece.outline if want_outline else piece.statements) is not None:
-                return piece
-        tree = parse_module(text)
-        if tree is None:
-            return None
         if piece is None:
-            piece = _keep(self._pieces, key, _Piece(), self.max_pieces)
-        if want_outline:
-            piece.outline = piece_outline(tree, text)
+            piece = _keep(self._pieces, key, _read_piece(text), self.max_pieces)
         else:
-            piece.statements = _statements(tree.body)
-        return piece
+            self._pieces.move_to_end(key)
+        return piece if piece.parses else None
+
+
+def _read_piece(text: str) -> _Piece:
+    """Everything read from a piece, from one parse (each Python file version is asked for
+    its outline, its shape and, by the verdict, its quiet lines: parsing once serves all)."""
+    tree = parse_module(text)
+    if tree is None:
+        return _Piece(parses=False)  # remembered too: the next ask joins it without parsing
+    outline = piece_outline(tree, text)
+    quiet = quiet_of(tree, text)  # docstrings are read before the strip below removes them
+    return _Piece(outline=outline, statements=_statements(tree.body), quiet=quiet)
+
+
+# Line breaks of str.splitlines besides "\n" and "\r" (a text with "\r" is parsed whole anyway).
+_OTHER_LINE_BREAKS = ("\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def quiet_of(tree: ast.Module, text: str) -> frozenset[int]:
+    """Line numbers (1-based) of the docstrings, comment-only and blank lines of a parsed text.
+    Read piece by piece, a piece after the first starts with a definition, so only the first
+    piece's first statement can be the module's docstring, as in the whole file."""
+    quiet = set(_docstring_lines(tree)) | _comment_lines(text)
+    quiet.update(number for number, line in enumerate(text.splitlines(), start=1) if not line.strip())
+    return frozenset(quiet)
+
+
+def _docstring_lines(tree: ast.Module) -> list[int]:
+    lines: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if is_docstring(first):
+                lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+def _comment_lines(text: str) -> set[int]:
+    """Lines holding only a comment (a comment after code leaves the line code)."""
+    found: set[int] = set()
+    code: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found.add(token.start[0])
+            elif token.type not in _LAYOUT_TOKENS:
+                code.update(range(token.start[0], token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return set()
+    return found - code
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}
+)
 
 
 _EMPTY = GroupOutline(functions=(), constants=(), guards=(), checks=())
