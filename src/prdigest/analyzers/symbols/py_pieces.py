@@ -138,7 +138,6 @@ class PieceCache:
         self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
         self._outlines: OrderedDict[bytes, Outline | None] = OrderedDict()
         self._shapes: OrderedDict[bytes, bytes | None] = OrderedDict()
-        self._quiet: OrderedDict[bytes, frozenset[int] | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -162,14 +161,9 @@ class PieceCache:
 
     def quiet_lines(self, text: str) -> frozenset[int] | None:
         """Line numbers (1-based) of the docstrings, comment-only and blank lines of the file's
-        contents (None: they do not parse)."""
-        key = _digest(text)
-        if key in self._quiet:
-            self._quiet.move_to_end(key)
-            return self._quiet[key]
-        quiet = self._quiet_lines(text)
-        _keep(self._quiet, key, quiet, self.max_files)
-        return quiet
+        contents (None: they do not parse). Assembled from the pieces on each ask, not kept per
+        file: whole-file sets of line numbers would cost more memory than their assembly costs."""
+        return self._quiet_lines(text)
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
