@@ -50,7 +50,3 @@ def capabilities_of(record: EndpointRecord) -> Capabilities:
 def remembered(store: Store, base_url: str, model: str) -> EndpointRecord | None:
     """What is remembered of the endpoint at `base_url` for `model`."""
     return llm_endpoint_store.get_endpoint(store, endpoint_key(base_url), model)
-
-
-def forget(store: Store, base_url: str, model: str) -> bool:
-    return llm_endpoint_store.forget_endpoint(store, endpoint_key(base_url), model)

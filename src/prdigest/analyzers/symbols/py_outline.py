@@ -8,7 +8,7 @@ breadth-first order in which `ast.walk` would meet guards and checks over the wh
 is the order of (depth, group, place within the group at that depth), and functions and
 constants follow the groups in order.
 
-Outlines are kept per process (`py_pieces.OUTLINES`), assembled from the outlines of the
+Outlines are kept per process (`py_pieces.PYTHON`), assembled from the outlines of the
 file's pieces (runs of top-level statements), each kept by a digest of its text: a new
 version of a file parses only the pieces its change touched.
 """

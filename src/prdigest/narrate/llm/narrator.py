@@ -120,8 +120,9 @@ class LLMNarrator:
         failure = ""
         try:
             room, text = 0, ""
-            for index, (model, sections) in enumerate(self._model_groups()):
-                prompt = build_prompt(
+
+            def prompt_for(sections: tuple[SectionName, ...], room: int, text: str) -> Prompt:
+                return build_prompt(
                     pr,
                     facts,
                     related,
@@ -133,24 +134,16 @@ class LLMNarrator:
                     groups_room=room,
                     groups_text=text,
                 )
+
+            for index, (model, sections) in enumerate(self._model_groups()):
+                prompt = prompt_for(sections, room, text)
                 if index == 0 and prompt.digest.diff_left_out and self._config.group_calls > 0:
                     # Even compressed, the diff leaves files out: summarize them in groups first.
                     planned = groups_room(self._config.token_budget)
                     summaries = self._summarize_groups(pr, facts, related, lang, length, fallback, planned, stats)
                     text = summaries_text(pr, facts, summaries)
                     room = room_for(text, planned)
-                    prompt = build_prompt(
-                        pr,
-                        facts,
-                        related,
-                        lang,
-                        length,
-                        budget=self._config.token_budget,
-                        sections=sections,
-                        lists=fallback,
-                        groups_room=room,
-                        groups_text=text,
-                    )
+                    prompt = prompt_for(sections, room, text)
                 prompts.append(prompt)
                 models.append(model)
                 got, failed = self._ask(prompt, model, sections, stats, lang)
