@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error
+from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error, running_llm_server
 
 REPO = "example-org/widgets"
 
@@ -23,13 +23,8 @@ REPO = "example-org/widgets"
 @pytest.fixture
 def server() -> Iterator[FakeLLMServer]:
     pytest.importorskip("openai")
-    fake = FakeLLMServer()
-    fake.thread.start()
-    try:
+    with running_llm_server() as fake:
         yield fake
-    finally:
-        fake.httpd.shutdown()
-        fake.httpd.server_close()
 
 
 def env_for(server: FakeLLMServer, tmp_path: Path, **extra: str) -> dict[str, str]:

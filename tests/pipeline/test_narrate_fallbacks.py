@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error
+from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error, running_llm_server
 
 from prdigest.config import LLMConfig, Settings
 from prdigest.pipeline.narrate import narrate_with_status, retry_delay
@@ -26,13 +26,8 @@ LLM_PARAGRAPH = "Worth a quick read: the model's own paragraph."
 @pytest.fixture
 def server() -> Iterator[FakeLLMServer]:
     pytest.importorskip("openai")
-    fake = FakeLLMServer()
-    fake.thread.start()
-    try:
+    with running_llm_server() as fake:
         yield fake
-    finally:
-        fake.httpd.shutdown()
-        fake.httpd.server_close()
 
 
 def answering(payload: dict[str, Any]) -> Scripted:

@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -127,8 +128,9 @@ class FakeLLMServer:
         return [next(m["content"] for m in reversed(r["messages"]) if m["role"] == "user") for r in self.requests]
 
 
-@pytest.fixture
-def llm_server() -> Iterator[FakeLLMServer]:
+@contextmanager
+def running_llm_server() -> Iterator[FakeLLMServer]:
+    """A fake OpenAI-compatible server on 127.0.0.1, stopped when the block ends."""
     server = FakeLLMServer()
     server.thread.start()
     try:
@@ -136,6 +138,12 @@ def llm_server() -> Iterator[FakeLLMServer]:
     finally:
         server.httpd.shutdown()
         server.httpd.server_close()
+
+
+@pytest.fixture
+def llm_server() -> Iterator[FakeLLMServer]:
+    with running_llm_server() as server:
+        yield server
 
 
 def make_config(server: FakeLLMServer, **overrides: Any) -> LLMConfig:
