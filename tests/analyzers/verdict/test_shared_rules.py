@@ -20,7 +20,7 @@ from prdigest.store import Store
 from prdigest.store.facts_store import get_facts
 
 REPO = "example-org/rules"
-DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE = 1, 2, 3, 4, 5, 6, 7, 8
+DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE, EXACT_PIN = 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 _DOC_LINES = [f"    line {i} of the explanation of how tokens are read" for i in range(40)]
 
@@ -81,6 +81,7 @@ def _history(root: Path) -> GitRepoBuilder:
         {"pyproject.toml": _pyproject("httpcore>=1.2; python_version < '3.10'")},
     )
     repo.squash_pr(RELEASE, "Release 1.1", {"src/rules/__init__.py": '"""Rules."""\n\n__version__ = "1.1"\n'})
+    repo.squash_pr(EXACT_PIN, "Hold httpcore at 1.4.2", {"pyproject.toml": _pyproject("httpcore==1.4.2")})
     repo.set_origin(f"https://github.com/{REPO}.git")
     return repo
 
@@ -148,6 +149,13 @@ def test_a_compatible_release_cap_is_a_version_lock(store: Store) -> None:
     decision = next(r for r in facts.verdict.reasons if r.code == "dependency-decision")
     assert decision.items[0].template == "dependency-decision.lock"
     assert decision.items[0].params["package"] == "httpcore"
+
+
+def test_an_exact_pin_is_worded_as_a_pin_not_a_cap(store: Store) -> None:
+    facts = _facts(store, EXACT_PIN)
+    decision = next(r for r in facts.verdict.reasons if r.code == "dependency-decision")
+    assert decision.items[0].template == "dependency-decision.pin"
+    assert decision.items[0].params == {"package": "httpcore", "after": "==1.4.2"}
 
 
 def test_a_less_than_in_a_marker_is_no_cap(store: Store) -> None:

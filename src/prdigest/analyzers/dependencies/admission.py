@@ -119,6 +119,15 @@ def upper_bounded(requirement: str) -> bool:
     return shape.pin is not None or shape.cap is not None
 
 
+def exact_pin(requirement: str) -> bool:
+    """True when the requirement names one release (``==1.2.3``), not a range with a cap."""
+    spec = _specifier_of(requirement)
+    if spec is None:
+        return False
+    shape = spec_shape(spec)
+    return shape.pin is not None and shape.cap is None
+
+
 def admits_every_later(requirement: str, version: str) -> bool:
     """True when the requirement admits every release after ``version``: no cap, no pin, and no
     exclusion above it (``>=5.9.0,<=5.10.1`` does not; ``>=5.9.0,!=5.9.3`` does past 5.9.3)."""

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from prdigest.analyzers.behaviour import is_typo_fix
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
-from prdigest.analyzers.dependencies.admission import upper_bounded
+from prdigest.analyzers.dependencies.admission import exact_pin, upper_bounded
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
@@ -111,6 +111,7 @@ REASON_TEMPLATES = frozenset(
         "design-trap.unresolved",
         "design-trap.automated",
         "dependency-decision.lock",
+        "dependency-decision.pin",
         "dependency-decision.admits",
         "dependency-decision.excludes",
         "discussion.threads",
@@ -375,7 +376,8 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
         before, after = version_part(change.before), version_part(change.after)
         # The cap or pin is read by `packaging`: "~=1.4" and "==1.*" cap too, a "<" in a marker does not.
         if kinds & _LOCK_KINDS and change.after and upper_bounded(change.after):
-            items.append(_ev("dependency-decision.lock", package=change.package, after=after))
+            lock = "dependency-decision.pin" if exact_pin(change.after) else "dependency-decision.lock"
+            items.append(_ev(lock, package=change.package, after=after))
         elif kinds & _ADMIT_KINDS and change.newly_admitted:
             items.append(
                 _ev(
