@@ -20,7 +20,8 @@ from prdigest.store import Store
 from prdigest.store.facts_store import get_facts
 
 REPO = "example-org/rules"
-DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE, EXACT_PIN = 1, 2, 3, 4, 5, 6, 7, 8, 9
+DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE = 1, 2, 3, 4, 5, 6, 7, 8
+EXACT_PIN = 9
 
 _DOC_LINES = [f"    line {i} of the explanation of how tokens are read" for i in range(40)]
 
