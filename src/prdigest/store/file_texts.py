@@ -29,8 +29,6 @@ from prdigest.store.upsert import insert_rows
 # What a row's ``record`` JSON leaves out (pydantic's exclude: every file's two texts).
 WITHOUT_TEXTS: Any = {"files": {"__all__": {"content_before", "content_after"}}}
 _CHUNK = 500  # digests per IN (...): well under every database's bound-parameter limit
-# A lone surrogate (possible in a record read from JSON) must round-trip, not fail.
-_ERRORS = "surrogatepass"
 
 
 def record_json(pr: PullRequest) -> str:
@@ -59,7 +57,7 @@ class TextDigests:
         found = self._known.get(id(text))
         if found is not None and found[0] is text:
             return found[1]
-        digest = hashlib.sha256(text.encode("utf-8", _ERRORS)).hexdigest()
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
         if len(self._known) >= self.keep:
             self._known.pop(next(iter(self._known)))
         self._known[id(text)] = (text, digest)
@@ -96,7 +94,7 @@ def row_hash(record: str, texts: str | None) -> str:
 
 def save_texts(connection: Connection, texts: dict[str, str]) -> None:
     """Store these texts; one already stored (by this or another writer) is left as it is."""
-    rows = [{"digest": digest, "body": text.encode("utf-8", _ERRORS)} for digest, text in texts.items()]
+    rows = [{"digest": digest, "body": text.encode("utf-8")} for digest, text in texts.items()]
     for start in range(0, len(rows), _CHUNK):
         insert_rows(connection, file_texts, rows[start : start + _CHUNK], keys=["digest"])
 
@@ -127,7 +125,7 @@ def _read_texts(connection: Connection, digests: Iterable[str]) -> dict[str, str
             file_texts.c.digest.in_(wanted[start : start + _CHUNK])
         )
         for digest, body in connection.execute(query):
-            found[str(digest)] = bytes(body).decode("utf-8", _ERRORS)
+            found[str(digest)] = bytes(body).decode("utf-8")
     return found
 
 

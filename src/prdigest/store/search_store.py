@@ -237,7 +237,8 @@ def _load_batch(
     the facts JSON and the narratives' JSON."""
     found: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
     # The caller's records are what was just written: reading back and re-parsing the stored
-    # JSON (file contents included) would cost more than the write itself.
+    # JSON would cost more than the write itself. Stored JSON lacks the files' full texts
+    # (see file_texts), which a search document never reads.
     record = "NULL" if all(pr_id in known for pr_id in ids) else "p.record"
     rows = connection.execute(
         text(
