@@ -53,21 +53,24 @@ class TextDigests:
         self.keep = keep
         self._known: dict[int, tuple[str, str]] = {}
 
-    def digest(self, text: str) -> str:
+    def digest(self, text: str) -> tuple[str, str | bytes]:
+        """(digest, the UTF-8 bytes when just encoded, else the text itself)."""
         found = self._known.get(id(text))
         if found is not None and found[0] is text:
-            return found[1]
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            return found[1], text
+        body = text.encode("utf-8")
+        digest = hashlib.sha256(body).hexdigest()
         if len(self._known) >= self.keep:
             self._known.pop(next(iter(self._known)))
         self._known[id(text)] = (text, digest)
-        return digest
+        return digest, body
 
 
-def split_texts(pr: PullRequest, digests: TextDigests) -> tuple[str | None, dict[str, str]]:
-    """(the row's ``texts`` JSON, or None when the record has no full text; each text by digest)."""
+def split_texts(pr: PullRequest, digests: TextDigests) -> tuple[str | None, dict[str, str | bytes]]:
+    """(the row's ``texts`` JSON, or None when the record has no full text; each text by
+    digest, as text or already as its UTF-8 bytes)."""
     refs: list[list[Any]] = []
-    texts: dict[str, str] = {}
+    texts: dict[str, str | bytes] = {}
     for index, change in enumerate(pr.files):
         before, after = change.content_before, change.content_after
         if before is None and after is None:
@@ -75,9 +78,9 @@ def split_texts(pr: PullRequest, digests: TextDigests) -> tuple[str | None, dict
         ref: list[Any] = [index, None, None]
         for slot, text in ((1, before), (2, after)):
             if text is not None:
-                digest = digests.digest(text)
+                digest, body = digests.digest(text)
                 ref[slot] = digest
-                texts[digest] = text
+                texts[digest] = body
         refs.append(ref)
     if not refs:
         return None, texts
@@ -92,9 +95,12 @@ def row_hash(record: str, texts: str | None) -> str:
     return digest.hexdigest()
 
 
-def save_texts(connection: Connection, texts: dict[str, str]) -> None:
+def save_texts(connection: Connection, texts: dict[str, str | bytes]) -> None:
     """Store these texts; one already stored (by this or another writer) is left as it is."""
-    rows = [{"digest": digest, "body": text.encode("utf-8")} for digest, text in texts.items()]
+    rows = [
+        {"digest": digest, "body": text.encode("utf-8") if isinstance(text, str) else text}
+        for digest, text in texts.items()
+    ]
     for start in range(0, len(rows), _CHUNK):
         insert_rows(connection, file_texts, rows[start : start + _CHUNK], keys=["digest"])
 

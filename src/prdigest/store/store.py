@@ -258,7 +258,7 @@ class Store:
                 new_rows: list[dict[str, Any]] = []
                 changed_rows: list[dict[str, Any]] = []
                 by_number: dict[int, tuple[PullRequest, str]] = {}  # written: record, record_hash
-                new_texts: dict[str, str] = {}
+                new_texts: dict[str, str | bytes] = {}
                 for pr, encoded in prs:
                     texts, by_digest = split_texts(pr, self._text_digests)
                     digest = row_hash(encoded, texts)
