@@ -96,10 +96,13 @@ def row_hash(record: str, texts: str | None) -> str:
 
 
 def save_texts(connection: Connection, texts: dict[str, str | bytes]) -> None:
-    """Store these texts; one already stored (by this or another writer) is left as it is."""
+    """Store these texts; one already stored (by this or another writer) is left as it is.
+
+    In digest order: two writers inserting the same texts (PostgreSQL) then wait for each
+    other in one order and never deadlock."""
     rows = [
         {"digest": digest, "body": text.encode("utf-8") if isinstance(text, str) else text}
-        for digest, text in texts.items()
+        for digest, text in sorted(texts.items())
     ]
     for start in range(0, len(rows), _CHUNK):
         insert_rows(connection, file_texts, rows[start : start + _CHUNK], keys=["digest"])
