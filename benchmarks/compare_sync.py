@@ -12,6 +12,15 @@ The comparison covers every table, the search index's internal tables included, 
 in row-id order, plus the schema itself; ``--ignore TABLE.COLUMN`` leaves out a column that
 holds a wall-clock time (a sync writes none today). Prints one line per table and exits 1 on
 any difference, naming the first differing row.
+
+``--records``: for a change of how records are stored (a new schema revision), compare what
+readers get instead of the bytes stored. Both files are copied and opened with this
+checkout's store (which migrates the reference copy to this schema); every table is compared
+row by row, leaving out the storage columns (``pull_requests.record``, ``record_hash``,
+``texts``), what quotes them (the search rows' stamps), the write counter of the report cache
+and ``file_texts``; the search index by every term instance it holds (FTS5's b-tree segments
+follow the write batches, not the content); and every record as ``Store.iter_prs`` hands it
+out, as JSON.
 """
 
 from __future__ import annotations
@@ -51,6 +60,8 @@ def _has_rowid(connection: sqlite3.Connection, table: str) -> bool:
 
 def table_rows(connection: sqlite3.Connection, table: str, ignored: set[str]) -> Iterator[tuple[object, ...]]:
     columns = [c for c in _columns(connection, table) if f"{table}.{c}" not in ignored]
+    if not columns:
+        return  # every column left out
     selected = ", ".join(f'"{c}"' for c in columns)
     if _has_rowid(connection, table):
         query = f'SELECT rowid, {selected} FROM "{table}" ORDER BY rowid'
@@ -59,8 +70,27 @@ def table_rows(connection: sqlite3.Connection, table: str, ignored: set[str]) ->
     yield from connection.execute(query)
 
 
-def compare(first: Path, second: Path, ignored: set[str]) -> bool:
+# What --records leaves out of the row-by-row comparison: how a record is stored, what quotes
+# its storage (the record hash in search stamps; FTS5 keeps the stamp as column c4), and the
+# report cache's write counter (it counts rows written, file texts included).
+STORAGE_COLUMNS = {
+    "pull_requests.record",
+    "pull_requests.record_hash",
+    "pull_requests.texts",
+    "pr_search.stamp",
+    "pr_search_content.c4",
+    "report_epoch.value",
+}
+
+
+def compare(first: Path, second: Path, ignored: set[str], *, records: bool = False) -> bool:
     """Print one line per table; True when every table (and the schema) is identical."""
+    if records:
+        with tempfile.TemporaryDirectory(prefix="prdigest-records-") as scratch:
+            copy_a = _readable_copy(first, Path(scratch) / "a.db")
+            copy_b = _readable_copy(second, Path(scratch) / "b.db")
+            same_tables = compare(copy_a, copy_b, ignored | STORAGE_COLUMNS)
+            return compare_records(copy_a, copy_b) and same_tables
     a = sqlite3.connect(f"file:{first}?mode=ro", uri=True)
     b = sqlite3.connect(f"file:{second}?mode=ro", uri=True)
     same = True
@@ -73,6 +103,8 @@ def compare(first: Path, second: Path, ignored: set[str]) -> bool:
         )
         same = False
     for table in sorted(set(tables_a) & set(tables_b)):
+        if table in ("file_texts", "pr_search_data", "pr_search_idx") and "pull_requests.texts" in ignored:
+            continue  # compared as records, and as search_terms
         digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
         count = 0
         first_difference: str | None = None
@@ -91,6 +123,58 @@ def compare(first: Path, second: Path, ignored: set[str]) -> bool:
         print(f"{table:24s} {count:6d} rows  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
         same = same and first_difference is None
     return same
+
+
+def _readable_copy(db: Path, copy: Path) -> Path:
+    """A copy of ``db`` at this checkout's schema, with its search index's every term instance
+    written out as a table (``search_terms``)."""
+    import shutil
+
+    from prdigest.store import Store
+
+    shutil.copyfile(db, copy)
+    for suffix in ("-wal", "-shm"):
+        if Path(f"{db}{suffix}").exists():
+            shutil.copyfile(f"{db}{suffix}", f"{copy}{suffix}")
+    Store.open(f"sqlite:///{copy}", create=False).close()  # migrates
+    connection = sqlite3.connect(copy)
+    with connection:
+        connection.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, pr_search, 'instance')")
+        connection.execute(
+            "CREATE TABLE search_terms AS SELECT term, doc, col, offset FROM temp.terms ORDER BY term, doc, col, offset"
+        )
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return copy
+
+
+def compare_records(first: Path, second: Path) -> bool:
+    """Every record as this checkout's ``Store.iter_prs`` reads it from each file, as JSON."""
+    from prdigest.store import Store
+
+    digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
+    count = 0
+    first_difference: str | None = None
+    with (
+        Store.open(f"sqlite:///{first}", create=False) as store_a,
+        Store.open(f"sqlite:///{second}", create=False) as store_b,
+    ):
+        records_b = store_b.iter_prs()
+        for record_a in store_a.iter_prs():
+            record_b = next(records_b, None)
+            json_a = record_a.model_dump_json()
+            json_b = record_b.model_dump_json() if record_b is not None else ""
+            digest_a.update(json_a.encode())
+            digest_b.update(json_b.encode())
+            count += 1
+            if json_a != json_b and first_difference is None:
+                first_difference = f"record {count}: #{record_a.number}"
+        extra = sum(1 for _ in records_b)
+    if extra and first_difference is None:
+        first_difference = f"B has {extra} more records"
+    verdict = "identical" if first_difference is None else f"DIFFERS ({first_difference})"
+    print(f"{'records (as read)':24s} {count:6d} recs  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
+    return first_difference is None
 
 
 def _short(row: tuple[object, ...] | None) -> str:
@@ -126,11 +210,12 @@ def main() -> int:
     parser.add_argument("--databases", type=Path, nargs=2, metavar=("A", "B"), help="only compare these two files")
     parser.add_argument("--ignore", action="append", default=[], metavar="TABLE.COLUMN", help="column to leave out")
     parser.add_argument("--workdir", type=Path, default=None, help="where the databases go (default: a temp dir)")
+    parser.add_argument("--records", action="store_true", help="compare records as read, not as stored")
     parser.add_argument("sync_args", nargs="*", help="more arguments for `sync git` (after --)")
     args = parser.parse_args()
     ignored = set(args.ignore)
     if args.databases is not None:
-        return 0 if compare(*args.databases, ignored) else 1
+        return 0 if compare(*args.databases, ignored, records=args.records) else 1
     if args.clone is None:
         parser.error("give a clone or --databases A B")
     with tempfile.TemporaryDirectory(prefix="prdigest-compare-") as scratch:
@@ -144,7 +229,7 @@ def main() -> int:
         print(f"sync {args.clone} with {args.against}'s code (A) and this checkout's (B):")
         run_sync(args.clone, first, reference, args.sync_args)
         run_sync(args.clone, second, ROOT / "src", args.sync_args)
-        same = compare(first, second, ignored)
+        same = compare(first, second, ignored, records=args.records)
     print("identical" if same else "DIFFERENT")
     return 0 if same else 1
 

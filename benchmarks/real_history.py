@@ -147,7 +147,7 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, default=None, help="where databases and sites go (default: a temp dir)")
     parser.add_argument("--jobs", type=int, default=2, help="analyze --jobs N (default 2)")
     parser.add_argument("--repo", default=None, help="OWNER/NAME (default: from the clone's origin remote)")
-    parser.add_argument("--skip", action="append", default=[], help="stage to skip: feed, publish, report")
+    parser.add_argument("--skip", action="append", default=[], help="stage to skip: analyze, feed, publish, report")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="prdigest-real-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -162,10 +162,11 @@ def main() -> int:
     stages = [anchor]
     sync_cmd = [*PRDIGEST, "sync", "git", str(clone), "--db", db] + (["--repo", args.repo] if args.repo else [])
     stages.append(run_stage("sync", sync_cmd))
-    stages.append(
-        run_stage(f"analyze --jobs {args.jobs}", [*PRDIGEST, "analyze", "--db", db, "--jobs", str(args.jobs)])
-    )
-    stages.append(run_stage("analyze (nothing new)", [*PRDIGEST, "analyze", "--db", db]))
+    if "analyze" not in args.skip:
+        stages.append(
+            run_stage(f"analyze --jobs {args.jobs}", [*PRDIGEST, "analyze", "--db", db, "--jobs", str(args.jobs)])
+        )
+        stages.append(run_stage("analyze (nothing new)", [*PRDIGEST, "analyze", "--db", db]))
     listed = subprocess.run([*PRDIGEST, "list", "--db", db, "--json", "--limit", "1"], capture_output=True, text=True)
     first = listed.stdout.splitlines()[:1]
     repository = args.repo or (json.loads(first[0]).get("repository", "") if first else "")
@@ -188,9 +189,11 @@ def main() -> int:
             f"{stage.name:28} {stage.seconds:9.2f} {ratio:10.2f} {stage.cpu_seconds:8.2f} "
             f"{stage.peak_mb:9.0f}  {stage.exit_code}"
         )
-    sync_analyze = sum(s.seconds for s in stages[1:3])
-    sync_analyze_cpu = sum(s.cpu_seconds for s in stages[1:3])
-    print(f"{'sync + analyze':28} {sync_analyze:9.2f} {sync_analyze / anchor.seconds:10.2f} {sync_analyze_cpu:8.2f}")
+    if "analyze" not in args.skip:
+        sync_analyze = sum(s.seconds for s in stages[1:3])
+        sync_analyze_cpu = sum(s.cpu_seconds for s in stages[1:3])
+        ratio = sync_analyze / anchor.seconds
+        print(f"{'sync + analyze':28} {sync_analyze:9.2f} {ratio:10.2f} {sync_analyze_cpu:8.2f}")
     left = _left_behind(str(workdir))
     print("processes left behind: " + ("none" if not left else "; ".join(left)))
     return 1 if left or any(s.exit_code for s in stages) else 0

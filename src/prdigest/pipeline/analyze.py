@@ -17,6 +17,7 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry, run_all
 from prdigest.analyzers.versions import DEFAULT_VERSIONS, facts_key
 from prdigest.models.facts import Facts
+from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.lineage import LineageStats, link_repository
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
@@ -90,7 +91,7 @@ def analyze_stored(
     registry = registry or default_registry()  # imported only when there is something to analyze
     from prdigest.pipeline import analyze_workers as workers
 
-    def read(ids: Sequence[int]) -> dict[int, str]:
+    def read(ids: Sequence[int]) -> dict[int, PullRequest]:
         return stored_records(store, ids)
 
     count = workers.default_jobs() if jobs is None else max(1, jobs)

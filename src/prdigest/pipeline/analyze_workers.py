@@ -25,6 +25,7 @@ from typing import Any
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry
 from prdigest.errors import AnalysisError
+from prdigest.models.pullrequest import PullRequest
 from prdigest.store.facts_store import FactsRow
 
 PAGE_SIZE = 25
@@ -39,17 +40,17 @@ _POLL_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class Task:
-    """One PR to analyze: where its facts go, its cache key, its record JSON."""
+    """One PR to analyze: where its facts go, its cache key, its record."""
 
     pull_request_id: int
     ref: str
     cache_key: str
-    record_json: str
+    record: PullRequest
 
 
 # The outcome per task: its facts, or the message of the `AnalysisError` that stopped it.
 Outcome = FactsRow | str
-ReadRecords = Callable[[Sequence[int]], dict[int, str]]
+ReadRecords = Callable[[Sequence[int]], dict[int, PullRequest]]
 Page = list[tuple[int, str, str]]  # (pull_request_id, ref, cache_key)
 
 
@@ -64,12 +65,10 @@ def default_jobs() -> int:
 def analyze_task(task: Task, registry: Registry, context: AnalysisContext) -> Outcome:
     """Analyze one record; an `AnalysisError` becomes its message (the others go on)."""
     from prdigest.analyzers.registry import run_all
-    from prdigest.models.pullrequest import PullRequest
     from prdigest.store.facts_store import facts_row
 
-    pr = PullRequest.model_validate_json(task.record_json)
     try:
-        result = run_all(pr, registry, context)
+        result = run_all(task.record, registry, context)
     except AnalysisError as exc:
         return str(exc)
     return facts_row(task.pull_request_id, result, task.cache_key)
@@ -165,7 +164,7 @@ def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int,
 def _reader(store: Any) -> ReadRecords:
     from prdigest.store.facts_store import stored_records
 
-    def read(ids: Sequence[int]) -> dict[int, str]:
+    def read(ids: Sequence[int]) -> dict[int, PullRequest]:
         return stored_records(store, ids)
 
     return read

@@ -10,7 +10,9 @@ from packaging.utils import canonicalize_name
 from sqlalchemy import Select, and_, delete, insert, select
 
 from prdigest.models.facts import Facts
+from prdigest.models.pullrequest import PullRequest
 from prdigest.store import search_store
+from prdigest.store.file_texts import load_records
 from prdigest.store.schema import dependency_changes, fact_labels, facts, pr_links, pull_requests, repositories
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
@@ -193,15 +195,18 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
             connection.execute(insert(dependency_changes), ledger)
 
 
-def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, str]:
-    """The record JSON of each given PR, by id (one query; ids not stored are left out)."""
+def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, PullRequest]:
+    """The record of each given PR, by id (ids not stored are left out)."""
     if not pull_request_ids:
         return {}
     with store._engine.connect() as connection:
         rows = connection.execute(
-            select(pull_requests.c.id, pull_requests.c.record).where(pull_requests.c.id.in_(list(pull_request_ids)))
-        )
-        return {int(r[0]): str(r[1]) for r in rows}
+            select(pull_requests.c.id, pull_requests.c.record, pull_requests.c.texts).where(
+                pull_requests.c.id.in_(list(pull_request_ids))
+            )
+        ).all()
+        records = load_records(connection, [(str(r[1]), r[2]) for r in rows])
+    return {int(r[0]): record for r, record in zip(rows, records, strict=True)}
 
 
 def get_facts(store: Store, repository: str, number: int) -> Facts | None:

@@ -118,7 +118,8 @@ def relation_counts(store: Store, repository: str) -> Counter[str]:
 
 
 def incomplete_records(store: Store, repository: str) -> list[tuple[int, str]]:
-    """PRs whose stored record says it is partial: (number, record JSON)."""
+    """PRs whose stored record says it is partial: (number, record JSON, without the files'
+    full texts when the row holds them apart: see file_texts)."""
     query = (
         select(pull_requests.c.number, pull_requests.c.record)
         .join(repositories, repositories.c.id == pull_requests.c.repository_id)

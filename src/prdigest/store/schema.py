@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -56,8 +57,12 @@ pull_requests = Table(
     Column("deletions", Integer, nullable=False, default=0),
     Column("changed_files", Integer, nullable=False, default=0),
     Column("source", String(10), nullable=False),
-    Column("record", Text, nullable=False),  # PullRequest.model_dump_json()
+    # PullRequest.model_dump_json() without the files' full texts (content_before/after),
+    # which live once each in file_texts; ``texts`` says which file holds which (see
+    # prdigest.store.file_texts). Rows written before revision 0007 hold the whole record.
+    Column("record", Text, nullable=False),
     Column("record_hash", String(64), nullable=False),
+    Column("texts", Text),
     UniqueConstraint("repository_id", "number", name="uq_pull_requests_repo_number"),
 )
 Index("ix_pull_requests_repo_merged", pull_requests.c.repository_id, pull_requests.c.merged_at)
@@ -196,4 +201,13 @@ llm_endpoints = Table(
     Column("rejected", Text, nullable=False),  # JSON list of what it answered 400 to
     Column("updated_at", DateTime, nullable=False),
     UniqueConstraint("base_url", "model", name="uq_llm_endpoints_endpoint"),
+)
+
+# Full file texts of records, once each, by the SHA-256 of their UTF-8 bytes: a file's text
+# "after" one PR is the text "before" the next one that touches it.
+file_texts = Table(
+    "file_texts",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("body", LargeBinary, nullable=False),  # UTF-8 (bytes, so PostgreSQL takes a NUL)
 )

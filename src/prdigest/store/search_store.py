@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Row, bindparam, text
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_CHAR = re.compile(f"([{_CJK}])")
-# A space set by `segment` between two CJK characters, a snippet marker possibly in between.
-_CJK_GAP = re.compile(f"(?<=[{_CJK}]) (?=[\x02\x03]?[{_CJK}])|(?<=[{_CJK}][\x02\x03]) (?=[{_CJK}])")
 _WORDISH = re.compile(r"\w", re.UNICODE)
 _BATCH = 200
 # Snippet markers: control characters never kept in indexed text (see `_clean`).
@@ -43,6 +42,13 @@ MARK_START = "\x02"
 MARK_END = "\x03"
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 MAX_QUERY_TERMS = 16
+
+
+@cache
+def _cjk_gap() -> re.Pattern[str]:
+    """A space set by `segment` between two CJK characters, a snippet marker possibly in
+    between. Compiled when first needed (snippets): its four wide classes cost a sync ~30 ms."""
+    return re.compile(f"(?<=[{_CJK}]) (?=[\x02\x03]?[{_CJK}])|(?<=[{_CJK}][\x02\x03]) (?=[{_CJK}])")
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ def segment(value: str) -> str:
 
 def unsegment(value: str) -> str:
     """Undo `segment` for display (spaces between two CJK characters)."""
-    return _CJK_GAP.sub("", re.sub(r" {2,}", " ", value)).strip()
+    return _cjk_gap().sub("", re.sub(r" {2,}", " ", value)).strip()
 
 
 def _clean(value: str) -> str:
@@ -237,7 +243,8 @@ def _load_batch(
     the facts JSON and the narratives' JSON."""
     found: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
     # The caller's records are what was just written: reading back and re-parsing the stored
-    # JSON (file contents included) would cost more than the write itself.
+    # JSON would cost more than the write itself. Stored JSON lacks the files' full texts
+    # (see file_texts), which a search document never reads.
     record = "NULL" if all(pr_id in known for pr_id in ids) else "p.record"
     rows = connection.execute(
         text(

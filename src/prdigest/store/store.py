@@ -33,6 +33,15 @@ from prdigest.store.database import (
     write_transaction,
 )
 from prdigest.store.failures import DATABASE_ERRORS, as_store_error
+from prdigest.store.file_texts import (
+    TextDigests,
+    load_records,
+    record_json,
+    row_hash,
+    save_texts,
+    split_texts,
+    text_size,
+)
 from prdigest.store.quick import writable
 from prdigest.store.schema import pull_requests, repositories, sync_states
 from prdigest.store.upsert import insert_rows
@@ -86,6 +95,8 @@ class Store:
         # narratives, the search index) are computed but not stored; records cannot be written.
         self.read_only = read_only
         self._repo_ids: dict[str, int] = {}
+        self._text_digests = TextDigests()
+        self._stored_texts: set[str] = set()  # digests committed by this handle (never deleted)
 
     @classmethod
     def open(cls, url: str, *, create: bool = True, read_only_ok: bool = False) -> Store:
@@ -205,9 +216,9 @@ class Store:
             batch: list[tuple[PullRequest, str]] = []
             size = 0
             for record in records:
-                encoded = record.model_dump_json()
+                encoded = record_json(record)
                 batch.append((record, encoded))
-                size += len(encoded)
+                size += len(encoded) + text_size(record)
                 if len(batch) >= batch_size or size >= batch_bytes:
                     writer.submit(batch)
                     batch, size = [], 0
@@ -224,12 +235,13 @@ class Store:
         from prdigest.store import search_store  # it builds on this module
 
         # Later records of the same PR in one batch win, as they would across batches.
-        latest = {(pr.repository, pr.number): (pr, record_json) for pr, record_json in batch}
+        latest = {(pr.repository, pr.number): (pr, encoded) for pr, encoded in batch}
         outcomes: list[tuple[PullRequest, str]] = []
+        saved_texts: set[str] = set()
         with self._write() as connection:
             by_repo: dict[str, list[tuple[PullRequest, str]]] = {}
-            for pr, record_json in latest.values():
-                by_repo.setdefault(pr.repository, []).append((pr, record_json))
+            for pr, encoded in latest.values():
+                by_repo.setdefault(pr.repository, []).append((pr, encoded))
             for repo, prs in by_repo.items():
                 repo_id = self.repository_id(connection, repo)
                 assert repo_id is not None  # created when missing
@@ -246,20 +258,25 @@ class Store:
                 new_rows: list[dict[str, Any]] = []
                 changed_rows: list[dict[str, Any]] = []
                 by_number: dict[int, tuple[PullRequest, str]] = {}  # written: record, record_hash
-                for pr, record_json in prs:
-                    digest = _digest(record_json)
+                new_texts: dict[str, str | bytes] = {}
+                for pr, encoded in prs:
+                    texts, by_digest = split_texts(pr, self._text_digests)
+                    digest = row_hash(encoded, texts)
                     found = existing.get(pr.number)
                     if found is not None and found[1] == digest:
                         outcomes.append((pr, "unchanged"))
                         continue
                     by_number[pr.number] = (pr, digest)
-                    row = _pr_row(pr, record_json, digest)
+                    new_texts.update((d, t) for d, t in by_digest.items() if d not in self._stored_texts)
+                    row = _pr_row(pr, encoded, texts, digest)
                     if found is None:
                         new_rows.append({"repository_id": repo_id, **row})
                         outcomes.append((pr, "inserted"))
                     else:
                         changed_rows.append({"_id": found[0], **row})
                         outcomes.append((pr, "updated"))
+                save_texts(connection, new_texts)
+                saved_texts.update(new_texts)
                 # ON CONFLICT: a row another writer added since the read above is overwritten
                 # with this (equal or newer) record instead of failing the batch.
                 insert_rows(connection, pull_requests, new_rows, keys=["repository_id", "number"], update=_PR_COLUMNS)
@@ -280,14 +297,17 @@ class Store:
                     records = {int(row.id): by_number[int(row.number)] for row in written}
                     # Searchable from the moment the record is committed (same transaction).
                     search_store.index_in_transaction(self, connection, sorted(records), records)
+        self._stored_texts |= saved_texts  # committed
         return outcomes
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
         with self._engine.connect() as connection:
-            row = connection.execute(_one_pr(select(pull_requests.c.record), repository, number)).first()
-        if row is None:
-            raise NotFound(f"no pull request {repository}#{number} in the database")
-        return PullRequest.model_validate_json(row[0])
+            row = connection.execute(
+                _one_pr(select(pull_requests.c.record, pull_requests.c.texts), repository, number)
+            ).first()
+            if row is None:
+                raise NotFound(f"no pull request {repository}#{number} in the database")
+            return load_records(connection, [(row[0], row[1])])[0]
 
     def pr_id(self, repository: str, number: int) -> int:
         """The stored PR's row id (what facts and narratives are saved under)."""
@@ -328,7 +348,7 @@ class Store:
         last_id = 0
         while True:
             query = (
-                select(pull_requests.c.id, pull_requests.c.record)
+                select(pull_requests.c.id, pull_requests.c.record, pull_requests.c.texts)
                 .join(repositories, repositories.c.id == pull_requests.c.repository_id)
                 .where(pull_requests.c.id > last_id)
                 .order_by(pull_requests.c.id)
@@ -340,10 +360,10 @@ class Store:
                 query = query.where(_merged_or_created(since))
             with self._engine.connect() as connection:
                 rows = connection.execute(query).all()
-            if not rows:
-                return
-            for row in rows:
-                yield PullRequest.model_validate_json(row.record)
+                if not rows:
+                    return
+                loaded = load_records(connection, [(row.record, row.texts) for row in rows])
+            yield from loaded
             last_id = int(rows[-1].id)
 
     def count_prs(self, repository: str | None = None) -> int:
@@ -442,13 +462,7 @@ def _read_only_access(path: Path) -> SqliteAccess:
     return SqliteAccess(read_only=True, immutable=True)
 
 
-def _digest(text: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _pr_row(pr: PullRequest, record_json: str, digest: str) -> dict[str, Any]:
+def _pr_row(pr: PullRequest, record: str, texts: str | None, digest: str) -> dict[str, Any]:
     return {
         "number": pr.number,
         "title": pr.title,
@@ -463,8 +477,9 @@ def _pr_row(pr: PullRequest, record_json: str, digest: str) -> dict[str, Any]:
         "deletions": pr.deletions,
         "changed_files": pr.changed_files_count if pr.changed_files_count is not None else len(pr.files),
         "source": pr.source,
-        "record": record_json,
+        "record": record,
         "record_hash": digest,
+        "texts": texts,
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from prdigest.models.pullrequest import FileChange, FileStatus
 from prdigest.sources.git.blob_pipeline import BlobPipeline
@@ -53,6 +54,7 @@ def _requirements_file(path: str, name: str) -> bool:
     return "requirements" in lower or lower.startswith("constraints") or "/requirements/" in f"/{path.lower()}"
 
 
+@lru_cache(maxsize=16384)  # a history touches the same paths again and again
 def wants_contents(path: str) -> bool:
     # PurePosixPath(path).suffix without building a path object per file (git paths are
     # normalized: no trailing slash, no "." components).
