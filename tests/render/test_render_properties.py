@@ -22,6 +22,7 @@ from prdigest.models.facts import Evidence, Facts, FileFact, RiskTag, VerdictRea
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive import narrate_extractive
+from prdigest.narrate.extractive.files import file_roles
 from prdigest.narrate.extractive.risks import merged_lines
 from prdigest.render.atom import render_feed_atom
 from prdigest.render.build import build_report
@@ -136,3 +137,17 @@ def test_repeated_evidence_without_where_is_kept_not_merged() -> None:
     lined = [Evidence(template=template, params={"where": f"a.py:{n}"}) for n in (3, 9)]
     merged = merged_lines(tag.model_copy(update={"items": lined}), phrases("en")).items
     assert [item.params["where"] for item in merged] == ["a.py:3, 9"]
+
+
+def test_a_duplicated_literal_without_its_value_says_nothing_of_it() -> None:
+    """Hypothesis found ``KeyError: 'literal'``: the evidence names the files, not the value."""
+    template = "duplicated-logic-across-files.literal"
+    item = Evidence(template=template, params={"paths": ["src/a.py", "src/b.py"]})
+    tag = RiskTag(tag="duplicated-logic-across-files", label_zh="t", label_en="t", evidence="", items=[item])
+    file = FileFact(path="src/a.py", category="source", additions=1, deletions=0)
+    facts = Facts(repository="o/r", number=1)
+    facts.files.files = [file]
+    facts.risks.tags = [tag]
+    roles = file_roles(facts, "full", phrases("en"))
+    assert roles[0].path == "src/a.py"
+    assert "src/b.py" not in roles[0].role

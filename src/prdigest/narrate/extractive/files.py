@@ -49,9 +49,11 @@ def _role(file: FileFact, facts: Facts, ph: Phrases, length: Length = "full") ->
     for tag in facts.risks.tags:
         for item in tag.items:
             paths = item.params.get("paths", [])
-            if item.template == "duplicated-logic-across-files.literal" and file.path in paths:
+            literal = item.params.get("literal")
+            # Facts stored by other analyzer versions may lack the value: then there is nothing to say.
+            if item.template == "duplicated-logic-across-files.literal" and literal and file.path in paths:
                 others = ph.join([ph.code(p) for p in paths if p != file.path])
-                parts.append(ph.say("files", "same_value", others=others, value=ph.code(str(item.params["literal"]))))
+                parts.append(ph.say("files", "same_value", others=others, value=ph.code(str(literal))))
     symbols = [s for s in facts.symbols.symbols if s.path == file.path]
     if symbols:
         parts.append(symbol_changes(symbols, ph, limit=2))
