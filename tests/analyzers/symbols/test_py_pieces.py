@@ -9,11 +9,19 @@ between decorators and their function, next to a syntax error, with carriage ret
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 import pytest
 
 from prdigest.analyzers.symbols.py_outline import Outline, outline_of_tree, parse_module
-from prdigest.analyzers.symbols.py_pieces import PieceCache, _Strip, is_docstring, is_version_assignment, quiet_of
+from prdigest.analyzers.symbols.py_pieces import (
+    PieceCache,
+    _comment_lines,
+    is_docstring,
+    is_version_assignment,
+    quiet_of,
+)
 
 _BASE = '''\
 """Module docstring."""
@@ -69,6 +77,30 @@ def _view(outline: Outline | None) -> object:
         for name, (line, fn) in outline.functions().items()
     ]
     return functions, list(outline.constants().items()), list(outline.guards().items()), list(outline.checks().items())
+
+
+class _Strip(ast.NodeTransformer):
+    """The reference strip: docstrings and version constants out of every class and function."""
+
+    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        if body and is_docstring(body[0]):
+            body = body[1:]
+        return [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
 
 
 def _reference_dump(text: str) -> str | None:
@@ -144,3 +176,37 @@ def test_quiet_lines_piece_by_piece_are_the_whole_files(text: str) -> None:
         whole = None
     assert cache.quiet_lines(text) == whole
     assert cache.quiet_lines(text) == whole  # and from the cache
+
+
+def _tokenized_comment_lines(text: str) -> set[int]:
+    """The reference: lines where the tokenizer finds a comment and no other token."""
+    layout = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    found: set[int] = set()
+    code: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:
+            found.add(token.start[0])
+        elif token.type not in layout:
+            code.update(range(token.start[0], token.end[0] + 1))
+    return found - code
+
+
+_COMMENT_VARIANTS = [
+    *_QUIET_VARIANTS,
+    "x = 1  # after code\n# alone\n\t# after a tab\n",
+    's = """\n# in a string\n"""  # after it\n# after\n',
+    "s = '''a\\'''\n# still in it\n'''\n# out\n",
+    's = ("a"\n     # between joined strings\n     "b")\n',
+    "s = 'a\\\n# continued single-quoted string'\n# out\n",
+    "f = f'{x!r:>{w}}#'  # f\nr = r'\\''  # raw\ng = rb\"\\\"#\"\n# last",
+    'd = """\\"""\n# in\n"""\n# out\n',
+    "x = [\n    1,  # one\n    # alone in brackets\n]\n",
+    "s = '#'\n'''\n#'''\n",
+]
+
+
+@pytest.mark.parametrize("text", _COMMENT_VARIANTS)
+def test_comment_lines_are_the_tokenizers(text: str) -> None:
+    if parse_module(text) is None:
+        return  # only texts that parse are asked
+    assert _comment_lines(text) == _tokenized_comment_lines(text)

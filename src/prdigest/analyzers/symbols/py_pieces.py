@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import re
 import tokenize
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -34,31 +35,6 @@ _MAX_JOINS = 6
 
 
 # --- what behaviour reads: statements without docstrings and version constants ------------
-
-
-class _Strip(ast.NodeTransformer):
-    """Docstrings and version constants out: what is left is what the code does."""
-
-    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        first = body[0] if body else None
-        if is_docstring(first):
-            body = body[1:]
-        return [s for s in body if not is_version_assignment(s)]
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
 
 
 def is_docstring(statement: ast.stmt | None) -> bool:
@@ -83,14 +59,58 @@ _Statement = tuple[bool, bool, bytes]
 
 
 def _statements(body: list[ast.stmt]) -> tuple[_Statement, ...]:
-    """Each top-level statement, stripped (this changes the tree: outline it first)."""
-    strip = _Strip()
+    """Each top-level statement, with a digest of its syntax without docstrings and version
+    constants (the tree is left as it is)."""
     found = []
     for statement in body:
         doc, version = is_docstring(statement), is_version_assignment(statement)
-        dumped = ast.dump(strip.visit(statement)).encode("utf-8", "surrogatepass")
+        dumped = _stripped_dump(statement).encode("utf-8", "surrogatepass")
         found.append((doc, version, hashlib.blake2b(dumped, digest_size=16).digest()))
     return tuple(found)
+
+
+_STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_DUMP_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _stripped_dump(node: ast.AST) -> str:
+    """A text of the node's syntax, positions aside, with the docstrings and version constants
+    of every class and function body left out (an empty body read as ``pass``).
+
+    Only ever compared with itself: two statements give one text exactly when their
+    `ast.dump` after `_Strip` is one, each node written as its class and its fields in order
+    (values by ``repr``, as `ast.dump` does), without the field names `ast.dump` repeats."""
+    kind = type(node)
+    fields = _DUMP_FIELDS.get(kind)
+    if fields is None:
+        fields = _DUMP_FIELDS[kind] = tuple(kind._fields)
+    parts = [kind.__name__, "("]
+    for name in fields:
+        value = getattr(node, name, _ABSENT)
+        if name == "body" and isinstance(node, _STRIPPED):
+            value = _stripped_body(value)
+        if isinstance(value, ast.AST):
+            parts.append(_stripped_dump(value))
+        elif isinstance(value, list):
+            parts.append("[")
+            parts.extend((_stripped_dump(item) if isinstance(item, ast.AST) else repr(item)) + "," for item in value)
+            parts.append("]")
+        else:
+            parts.append(repr(value))
+        parts.append(",")
+    parts.append(")")
+    return "".join(parts)
+
+
+def _stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`_Strip`'s body: the docstring and the version constants out, ``pass`` if nothing is left."""
+    if body and is_docstring(body[0]):
+        body = body[1:]
+    return [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+
+
+# A field the node lacks (`ast.dump` leaves it out): a text no ``repr`` gives.
+_ABSENT = type("_Absent", (), {"__repr__": lambda _self: "<absent>"})()
 
 
 def _shape(statements: list[_Statement]) -> bytes:
@@ -256,16 +276,74 @@ def quiet_of(tree: ast.Module, text: str) -> frozenset[int]:
 
 def _docstring_lines(tree: ast.Module) -> list[int]:
     lines: list[int] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+    # Only statements are walked: a class or function (whose body may open with a docstring)
+    # is a statement, and only ever inside the bodies of statements, handlers and cases.
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _DOCUMENTED) and node.body:
             first = node.body[0]
             if is_docstring(first):
                 lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+        for name in _BLOCK_FIELDS:
+            block = getattr(node, name, None)
+            if block:
+                stack.extend(block)
     return lines
 
 
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# The fields that hold statements, handlers (``try``) or cases (``match``).
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def _comment_lines(text: str) -> set[int]:
-    """Lines holding only a comment (a comment after code leaves the line code)."""
+    """Lines holding only a comment (a comment after code leaves the line code).
+
+    Read by finding the strings and comments alone, as the tokenizer meets them: in a text
+    that parses, outside strings a quote always opens a string and ``#`` a comment, and a
+    string ends at the first quote like its opening one not escaped by a backslash (raw or
+    not, 3.11 f-strings too). A line holds only a comment when its first character past
+    blanks opens one. Texts with characters the tokenizer treats apart are tokenized."""
+    if any(c in text for c in _TOKENIZE_APART):
+        return _tokenized_comment_lines(text)
+    found: set[int] = set()
+    line = 1
+    at = 0  # where `line` was last counted up to
+    search = _OPENING.search
+    while True:
+        opening = search(text, at)
+        if opening is None:
+            return found
+        start = opening.start()
+        token = opening.group()
+        line += text.count("\n", at, start)
+        if token == "#":
+            line_start = text.rfind("\n", 0, start) + 1
+            if not text[line_start:start].strip(" \t"):
+                found.add(line)
+            end = text.find("\n", start)
+            at = len(text) if end < 0 else end
+            continue
+        closing = _CLOSINGS[token].match(text, opening.end())
+        if closing is None:
+            return _tokenized_comment_lines(text)  # not closed: left to the tokenizer
+        at = closing.end()
+        line += text.count("\n", start, at)
+
+
+# The tokenizer's own line breaks and blanks besides "\n", " " and "\t", and NUL.
+_TOKENIZE_APART = ("\r", "\f", "\v", "\0")
+_OPENING = re.compile(r"#|\"\"\"|'''|\"|'")
+_CLOSINGS = {
+    '"""': re.compile(r'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""', re.DOTALL),
+    "'''": re.compile(r"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''", re.DOTALL),
+    '"': re.compile(r'[^\n"\\]*(?:\\.[^\n"\\]*)*"', re.DOTALL),
+    "'": re.compile(r"[^\n'\\]*(?:\\.[^\n'\\]*)*'", re.DOTALL),
+}
+
+
+def _tokenized_comment_lines(text: str) -> set[int]:
     found: set[int] = set()
     code: set[int] = set()
     try:
