@@ -130,6 +130,66 @@ _VARIANTS = [
 ]
 
 
+# A class long enough to be read in parts (`py_pieces._CLASS_PARTS_FROM`): its head, then runs
+# of members; cuts inside strings and brackets, a nested class, decorators, members after them.
+_LONG = (
+    '''\
+class Long(Base, metaclass=Meta):
+    """Doc.
+
+    def not_a_method():
+    """
+    LIMIT = 1
+    __version__ = "1"
+
+    @property
+    def a(self):
+        """A."""
+        if sys.platform == "win32":
+            raise OSError(self)
+        return 1
+
+    @decorator(
+        "x",
+    )
+    @other
+    def b(self, x):
+        try:
+            import fast
+        except ImportError:
+            fast = None
+        return """
+    def inside_a_string():
+"""
+
+    class Inner:
+        X = 2
+
+        def c(self):
+            assert self
+    LIMIT = 2
+    async def d(self): ...
+    # a comment
+    def e(self, *args, **kwargs): pass
+'''
+    + "".join(f"    def m{i}(self, v{i}):\n        return v{i} if os.name == 'nt' else {i}\n\n" for i in range(20))
+    + "X = Long()\n"
+)
+_VARIANTS += [
+    _LONG,
+    _LONG.replace("X = Long()\n", ""),
+    _LONG.replace("return v3 if", "return -v3 if"),
+    _LONG.replace('"""A."""', '"""B."""'),
+    _LONG.replace('__version__ = "1"', '__version__ = "2"'),
+    _LONG.replace("    def m5(self, v5):", "    def m5(self, v5, w):"),
+    _LONG.replace("X = Long()\n", "if X:\n    def f(): pass\nelse:\n    pass\n"),
+    _LONG.replace("X = Long()\n", "\ndef after():\n    return Long()\n"),
+    _LONG.replace("    LIMIT = 2\n", "    LIMIT = 2\n    '''\n    def in_a_string():\n'''\n"),
+    _LONG.replace("    # a comment\n", "    # a comment\n    (\n    def_x) = 1\n"),
+    _LONG.replace("X = Long()\n", "").replace('"""Doc.\n\n    def not_a_method():\n    """\n', ""),
+]
+
+
 @pytest.mark.parametrize("text", _VARIANTS)
 def test_pieces_read_what_the_whole_file_reads(text: str) -> None:
     cache = PieceCache(max_pieces=64, max_files=4)
@@ -140,6 +200,14 @@ def test_pieces_read_what_the_whole_file_reads(text: str) -> None:
         assert (shapes[0] is None) == (_reference_dump(text) is None)
         if None not in shapes:
             assert (shapes[0] == shapes[1]) is same
+
+
+def test_a_long_class_is_read_in_parts_reused_by_the_next_version() -> None:
+    cache = PieceCache(max_pieces=256, max_files=4)
+    assert cache.outline(_LONG.replace("X = Long()\n", "")) is not None
+    before = len(cache._pieces)
+    cache.outline(_LONG.replace("X = Long()\n", "").replace("return v3 if", "return -v3 if"))
+    assert len(cache._pieces) - before == 2  # the edited run of members, and the class it makes
 
 
 def test_a_new_version_reuses_the_pieces_it_did_not_touch() -> None:

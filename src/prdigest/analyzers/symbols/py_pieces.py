@@ -23,10 +23,18 @@ import io
 import re
 import tokenize
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from prdigest.analyzers.symbols.py_outline import GroupOutline, Outline, outline_of_tree, parse_module, piece_outline
+from prdigest.analyzers.symbols.py_outline import (
+    FunctionOutline,
+    GroupOutline,
+    Outline,
+    member_outline,
+    outline_of_tree,
+    parse_module,
+    piece_outline,
+)
 
 _VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
 _STARTS = ("def ", "class ", "async def ", "@")
@@ -61,12 +69,36 @@ _Statement = tuple[bool, bool, bytes]
 def _statements(body: list[ast.stmt]) -> tuple[_Statement, ...]:
     """Each top-level statement, with a digest of its syntax without docstrings and version
     constants (the tree is left as it is)."""
-    found = []
-    for statement in body:
-        doc, version = is_docstring(statement), is_version_assignment(statement)
-        dumped = _stripped_dump(statement).encode("utf-8", "surrogatepass")
-        found.append((doc, version, hashlib.blake2b(dumped, digest_size=16).digest()))
-    return tuple(found)
+    return tuple((is_docstring(s), is_version_assignment(s), _top_digest(s)) for s in body)
+
+
+def _top_digest(statement: ast.stmt) -> bytes:
+    """A top-level class by its head and its members' digests (a class read in parts gives
+    the same, `_class_digest`); any other statement by its stripped dump."""
+    if isinstance(statement, ast.ClassDef):
+        members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in statement.body]
+        return _class_digest(_head_digest(statement), members)
+    return _dump_digest(statement)
+
+
+def _dump_digest(node: ast.AST) -> bytes:
+    return hashlib.blake2b(_stripped_dump(node).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _head_digest(node: ast.ClassDef) -> bytes:
+    """The class without its body: name, bases, keywords, decorators."""
+    head = ast.ClassDef(
+        name=node.name, bases=node.bases, keywords=node.keywords, body=[], decorator_list=node.decorator_list
+    )
+    return _dump_digest(head)
+
+
+def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
+    """Equal for two classes exactly when their stripped dumps are: equal heads, and the same
+    members after `_stripped_body` (a leading docstring and version constants out, ``pass``
+    for nothing), each by the digest of its stripped dump (16 bytes each: joined unambiguously)."""
+    kept = [digest for i, (doc, version, digest) in enumerate(members) if not (i == 0 and doc) and not version]
+    return hashlib.blake2b(head + b"".join(kept or [_PASS_DIGEST]), digest_size=16).digest()
 
 
 _STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -111,6 +143,7 @@ def _stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
 
 # A field the node lacks (`ast.dump` leaves it out): a text no ``repr`` gives.
 _ABSENT = type("_Absent", (), {"__repr__": lambda _self: "<absent>"})()
+_PASS_DIGEST = hashlib.blake2b(_stripped_dump(ast.Pass()).encode(), digest_size=16).digest()
 
 
 def _shape(statements: list[_Statement]) -> bytes:
@@ -131,6 +164,7 @@ class _Piece:
     statements: tuple[_Statement, ...] | None = None
     quiet: frozenset[int] | None = None  # 1-based lines of the piece
     parses: bool = True
+    class_name: str | None = None  # of a class's head read alone (`PieceCache._class_in_parts`)
 
 
 def _cuts(lines: list[str]) -> list[int]:
@@ -244,10 +278,49 @@ class PieceCache:
         key = _digest(text)
         piece = self._pieces.get(key)
         if piece is None:
-            piece = _keep(self._pieces, key, _read_piece(text), self.max_pieces)
+            read = None
+            if end - start >= _CLASS_PARTS_FROM and lines[start].startswith("class "):
+                read = self._class_in_parts(lines, start, end)
+            piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
         return piece if piece.parses else None
+
+    def _part(self, lines: list[str], start: int, end: int, head: bool) -> _Piece | None:
+        """A class's head (from its ``class`` line) or a run of its members, read alone (members
+        inside an ``if 1:``, which keeps their columns); None when it does not parse so."""
+        text = ("" if head else _WRAPPER) + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+        key = _digest(text)
+        part = self._pieces.get(key)
+        if part is None:
+            part = _keep(self._pieces, key, _read_part(text, head), self.max_pieces)
+        else:
+            self._pieces.move_to_end(key)
+        return part if part.parses else None
+
+    def _class_in_parts(self, lines: list[str], start: int, end: int) -> _Piece | None:
+        """A piece that is one long class, read as its head and runs of members cut before
+        their ``def``/``class``/decorator lines at four spaces, each part kept by its own
+        digest: an edit of one method re-reads that method only. None: read it whole.
+
+        Why the parts give the class: the head parses alone as a module of one class whose
+        body is at four spaces, and each run parses alone inside the ``if``, which holds all of
+        it; so each ends outside any string or bracket and the next part's first line opens a
+        statement at four spaces, a member of the class (as at the top, `PieceCache._parts`)."""
+        cuts = [*_member_cuts(lines, start, end), end]
+        parts: list[tuple[int, _Piece]] = []
+        at = 0
+        while at < len(cuts) - 1:
+            # The head reaches at least to the second cut: a class needs a body to parse.
+            for stop in range(at + (2 if at == 0 else 1), min(at + 1 + _MAX_JOINS, len(cuts))):
+                part = self._part(lines, cuts[at], cuts[stop], head=at == 0)
+                if part is not None:
+                    parts.append((cuts[at] - start, part))
+                    at = stop
+                    break
+            else:
+                return None
+        return _joined_class(parts)
 
 
 def _read_piece(text: str) -> _Piece:
@@ -259,6 +332,99 @@ def _read_piece(text: str) -> _Piece:
     outline = piece_outline(tree, text)
     quiet = quiet_of(tree, text)  # docstrings are read before the strip below removes them
     return _Piece(outline=outline, statements=_statements(tree.body), quiet=quiet)
+
+
+# A class piece of fewer lines is read whole (parts cost more than they save there).
+_CLASS_PARTS_FROM = 40
+_WRAPPER = "if 1:\n"
+_MEMBER_STARTS = tuple("    " + start for start in _STARTS)
+
+
+def _member_cuts(lines: list[str], start: int, end: int) -> list[int]:
+    """Indexes of the lines a class's parts start at: its ``class`` line, then lines at four
+    spaces opening a ``def``/``class`` or a run of decorators (as `_cuts` at the top)."""
+    cuts = [start]
+    after_decorator = False
+    for index in range(start + 1, end):
+        line = lines[index]
+        if not line.startswith("    ") or line[4:5] in _NOT_A_MEMBER:
+            continue  # deeper, blank, a comment or the end of a bracket, or not at four spaces
+        if line.startswith(_MEMBER_STARTS) and not after_decorator:
+            cuts.append(index)
+        after_decorator = line.startswith("    @")
+    return cuts
+
+
+_NOT_A_MEMBER = frozenset({"", " ", "\t", "\f", "#", ")", "]", "}"})
+
+
+def _read_part(text: str, head: bool) -> _Piece:
+    """A class's head: a module of exactly one class, its body at four spaces (then its
+    outline, quiet lines and members as a piece's); a run of members: the wrapper alone
+    (its outline without the class's name, its quiet lines, its members' statements)."""
+    tree = parse_module(text)
+    if tree is None or len(tree.body) != 1:
+        return _Piece(parses=False)
+    node = tree.body[0]
+    if head:
+        if not isinstance(node, ast.ClassDef) or node.body[0].col_offset != 4:
+            return _Piece(parses=False)
+        outline = piece_outline(tree, text)
+        quiet = quiet_of(tree, text)
+        members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in node.body]
+        statements = ((False, False, _head_digest(node)), *members)
+        return _Piece(outline=outline, statements=statements, quiet=quiet, class_name=node.name)
+    if not isinstance(node, ast.If) or node.orelse:
+        return _Piece(parses=False)  # an ``else``/``elif`` at the top joined the wrapper: not members
+    outline = member_outline(tree, text)
+    quiet = quiet_of(tree, text)
+    members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in node.body]
+    return _Piece(outline=outline, statements=tuple(members), quiet=quiet)
+
+
+def _joined_class(parts: list[tuple[int, _Piece]]) -> _Piece:
+    """The class piece from its parts ((first line within the piece, part), the head first):
+    what `_read_piece` reads from the whole class."""
+    (_zero, head), members = parts[0], parts[1:]
+    assert head.outline is not None
+    assert head.statements is not None
+    assert head.quiet is not None
+    functions: dict[str, FunctionOutline] = dict(head.outline.functions)  # (named with the class's name)
+    constants: dict[str, tuple[object, int]] = {name: (value, line) for name, value, line in head.outline.constants}
+    seen: list[tuple[int, int, int, str, int]] = [(d, 0, o, k, line) for d, o, k, line in head.outline.guards]
+    checked: list[tuple[int, int, int, str, int]] = [(d, 0, o, k, line) for d, o, k, line in head.outline.checks]
+    quiet = set(head.quiet)
+    statements = list(head.statements[1:])
+    assert head.class_name is not None
+    prefix = head.class_name + "."
+    for number, (first, part) in enumerate(members, start=1):
+        assert part.outline is not None
+        assert part.statements is not None
+        assert part.quiet is not None
+        shift = first - 1  # a line of the wrapped text -> a line of the piece (both 1-based)
+        for name, fn in part.outline.functions:
+            functions.setdefault(prefix + name, replace(fn, line=fn.line + shift))
+        for name, value, line in part.outline.constants:
+            constants[prefix + name] = (value, line + shift)
+        seen.extend((d, number, o, k, line + shift) for d, o, k, line in part.outline.guards)
+        checked.extend((d, number, o, k, line + shift) for d, o, k, line in part.outline.checks)
+        quiet.update(line + shift for line in part.quiet)
+        statements.extend(part.statements)
+    outline = GroupOutline(
+        functions=tuple(functions.items()),
+        constants=tuple((name, value, line) for name, (value, line) in constants.items()),
+        guards=_renumbered(seen),
+        checks=_renumbered(checked),
+    )
+    digest = _class_digest(head.statements[0][2], statements)
+    return _Piece(outline=outline, statements=((False, False, digest),), quiet=frozenset(quiet))
+
+
+def _renumbered(items: list[tuple[int, int, int, str, int]]) -> tuple[tuple[int, int, str, int], ...]:
+    """(depth, part, order, key, line) -> (depth, order, key, line), ordered as `ast.walk` over
+    the whole class would meet them: by depth, then part, then order within the part."""
+    items.sort(key=lambda item: item[:3])
+    return tuple((depth, order, key, line) for order, (depth, _part, _o, key, line) in enumerate(items))
 
 
 # Line breaks of str.splitlines besides "\n" and "\r" (a text with "\r" is parsed whole anyway).
