@@ -192,6 +192,9 @@ class PieceCache:
         self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
         self._outlines: OrderedDict[bytes, Outline | None] = OrderedDict()
         self._shapes: OrderedDict[bytes, bytes | None] = OrderedDict()
+        # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
+        # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
+        self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -199,7 +202,7 @@ class PieceCache:
         if key in self._outlines:
             self._outlines.move_to_end(key)
             return self._outlines[key]
-        outline = self._outline(text)
+        outline = self._outline(text, key)
         _keep(self._outlines, key, outline, self.max_files)
         return outline
 
@@ -209,7 +212,7 @@ class PieceCache:
         if key in self._shapes:
             self._shapes.move_to_end(key)
             return self._shapes[key]
-        shape = self._shape(text)
+        shape = self._shape(text, key)
         _keep(self._shapes, key, shape, self.max_files)
         return shape
 
@@ -221,7 +224,7 @@ class PieceCache:
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
-        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text)
+        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, _digest(text))
         if pieces is None:
             tree = parse_module(text)
             return quiet_of(tree, text) if tree is not None else None
@@ -231,8 +234,8 @@ class PieceCache:
             found.update(first + number for number in piece.quiet)
         return frozenset(found)
 
-    def _outline(self, text: str) -> Outline | None:
-        pieces = self._parts(text)
+    def _outline(self, text: str, key: bytes) -> Outline | None:
+        pieces = self._parts(text, key)
         if pieces is None:
             tree = parse_module(text)
             return outline_of_tree(tree, text) if tree is not None else None
@@ -243,8 +246,8 @@ class PieceCache:
                 groups.append((first, piece.outline))
         return Outline(groups=tuple(groups))
 
-    def _shape(self, text: str) -> bytes | None:
-        pieces = self._parts(text)
+    def _shape(self, text: str, key: bytes) -> bytes | None:
+        pieces = self._parts(text, key)
         if pieces is None:
             tree = parse_module(text)
             return _shape(list(_statements(tree.body))) if tree is not None else None
@@ -254,8 +257,14 @@ class PieceCache:
             statements.extend(piece.statements)
         return _shape(statements)
 
-    def _parts(self, text: str) -> list[tuple[int, _Piece]] | None:
-        """(first line, piece) of each piece with the part asked for; None: parse the whole file."""
+    def _parts(self, text: str, key: bytes) -> list[tuple[int, _Piece]] | None:
+        """(first line, piece) of each piece; None: parse the whole file. ``key``: the text's digest."""
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return self._recent[key]
+        return _keep(self._recent, key, self._cut(text), _RECENT_FILES)
+
+    def _cut(self, text: str) -> list[tuple[int, _Piece]] | None:
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
         lines = text.split("\n")
@@ -334,6 +343,7 @@ def _read_piece(text: str) -> _Piece:
     return _Piece(outline=outline, statements=_statements(tree.body), quiet=quiet)
 
 
+_RECENT_FILES = 8
 # A class piece of fewer lines is read whole (parts cost more than they save there).
 _CLASS_PARTS_FROM = 40
 _WRAPPER = "if 1:\n"
