@@ -9,11 +9,19 @@ between decorators and their function, next to a syntax error, with carriage ret
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 import pytest
 
 from prdigest.analyzers.symbols.py_outline import Outline, outline_of_tree, parse_module
-from prdigest.analyzers.symbols.py_pieces import PieceCache, _Strip, is_docstring, is_version_assignment, quiet_of
+from prdigest.analyzers.symbols.py_pieces import (
+    PieceCache,
+    _comment_lines,
+    is_docstring,
+    is_version_assignment,
+    quiet_of,
+)
 
 _BASE = '''\
 """Module docstring."""
@@ -71,6 +79,30 @@ def _view(outline: Outline | None) -> object:
     return functions, list(outline.constants().items()), list(outline.guards().items()), list(outline.checks().items())
 
 
+class _Strip(ast.NodeTransformer):
+    """The reference strip: docstrings and version constants out of every class and function."""
+
+    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        if body and is_docstring(body[0]):
+            body = body[1:]
+        return [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        node.body = self._body(node.body)
+        self.generic_visit(node)
+        return node
+
+
 def _reference_dump(text: str) -> str | None:
     tree = parse_module(text)
     if tree is None:
@@ -98,6 +130,66 @@ _VARIANTS = [
 ]
 
 
+# A class long enough to be read in parts (`py_pieces._CLASS_PARTS_FROM`): its head, then runs
+# of members; cuts inside strings and brackets, a nested class, decorators, members after them.
+_LONG = (
+    '''\
+class Long(Base, metaclass=Meta):
+    """Doc.
+
+    def not_a_method():
+    """
+    LIMIT = 1
+    __version__ = "1"
+
+    @property
+    def a(self):
+        """A."""
+        if sys.platform == "win32":
+            raise OSError(self)
+        return 1
+
+    @decorator(
+        "x",
+    )
+    @other
+    def b(self, x):
+        try:
+            import fast
+        except ImportError:
+            fast = None
+        return """
+    def inside_a_string():
+"""
+
+    class Inner:
+        X = 2
+
+        def c(self):
+            assert self
+    LIMIT = 2
+    async def d(self): ...
+    # a comment
+    def e(self, *args, **kwargs): pass
+'''
+    + "".join(f"    def m{i}(self, v{i}):\n        return v{i} if os.name == 'nt' else {i}\n\n" for i in range(20))
+    + "X = Long()\n"
+)
+_VARIANTS += [
+    _LONG,
+    _LONG.replace("X = Long()\n", ""),
+    _LONG.replace("return v3 if", "return -v3 if"),
+    _LONG.replace('"""A."""', '"""B."""'),
+    _LONG.replace('__version__ = "1"', '__version__ = "2"'),
+    _LONG.replace("    def m5(self, v5):", "    def m5(self, v5, w):"),
+    _LONG.replace("X = Long()\n", "if X:\n    def f(): pass\nelse:\n    pass\n"),
+    _LONG.replace("X = Long()\n", "\ndef after():\n    return Long()\n"),
+    _LONG.replace("    LIMIT = 2\n", "    LIMIT = 2\n    '''\n    def in_a_string():\n'''\n"),
+    _LONG.replace("    # a comment\n", "    # a comment\n    (\n    def_x) = 1\n"),
+    _LONG.replace("X = Long()\n", "").replace('"""Doc.\n\n    def not_a_method():\n    """\n', ""),
+]
+
+
 @pytest.mark.parametrize("text", _VARIANTS)
 def test_pieces_read_what_the_whole_file_reads(text: str) -> None:
     cache = PieceCache(max_pieces=64, max_files=4)
@@ -108,6 +200,14 @@ def test_pieces_read_what_the_whole_file_reads(text: str) -> None:
         assert (shapes[0] is None) == (_reference_dump(text) is None)
         if None not in shapes:
             assert (shapes[0] == shapes[1]) is same
+
+
+def test_a_long_class_is_read_in_parts_reused_by_the_next_version() -> None:
+    cache = PieceCache(max_pieces=256, max_files=4)
+    assert cache.outline(_LONG.replace("X = Long()\n", "")) is not None
+    before = len(cache._pieces)
+    cache.outline(_LONG.replace("X = Long()\n", "").replace("return v3 if", "return -v3 if"))
+    assert len(cache._pieces) - before == 2  # the edited run of members, and the class it makes
 
 
 def test_a_new_version_reuses_the_pieces_it_did_not_touch() -> None:
@@ -144,3 +244,37 @@ def test_quiet_lines_piece_by_piece_are_the_whole_files(text: str) -> None:
         whole = None
     assert cache.quiet_lines(text) == whole
     assert cache.quiet_lines(text) == whole  # and from the cache
+
+
+def _tokenized_comment_lines(text: str) -> set[int]:
+    """The reference: lines where the tokenizer finds a comment and no other token."""
+    layout = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    found: set[int] = set()
+    code: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:
+            found.add(token.start[0])
+        elif token.type not in layout:
+            code.update(range(token.start[0], token.end[0] + 1))
+    return found - code
+
+
+_COMMENT_VARIANTS = [
+    *_QUIET_VARIANTS,
+    "x = 1  # after code\n# alone\n\t# after a tab\n",
+    's = """\n# in a string\n"""  # after it\n# after\n',
+    "s = '''a\\'''\n# still in it\n'''\n# out\n",
+    's = ("a"\n     # between joined strings\n     "b")\n',
+    "s = 'a\\\n# continued single-quoted string'\n# out\n",
+    "f = f'{x!r:>{w}}#'  # f\nr = r'\\''  # raw\ng = rb\"\\\"#\"\n# last",
+    'd = """\\"""\n# in\n"""\n# out\n',
+    "x = [\n    1,  # one\n    # alone in brackets\n]\n",
+    "s = '#'\n'''\n#'''\n",
+]
+
+
+@pytest.mark.parametrize("text", _COMMENT_VARIANTS)
+def test_comment_lines_are_the_tokenizers(text: str) -> None:
+    if parse_module(text) is None:
+        return  # only texts that parse are asked
+    assert _comment_lines(text) == _tokenized_comment_lines(text)

@@ -1,6 +1,7 @@
 """Definitions (functions, methods, classes, ...) of one source file, with qualified names.
 
-A tree-sitter query finds the definition and scope nodes in C; Python then only visits
+A tree-sitter query finds the definition and scope nodes in C (in a Python tree without
+errors, a walk over the statements, which is cheaper); Python then only visits
 those nodes, so cost grows with the number of definitions, not the size of the tree.
 """
 
@@ -204,9 +205,12 @@ def definitions_from_tree(tree: tree_sitter.Tree, grammar_key: str) -> list[Defi
     """Every definition in a parsed tree, in document order."""
     grammar = GRAMMARS[grammar_key]
     describe = _DESCRIBERS[grammar.family]
-    captures = tree_sitter.QueryCursor(definition_query(grammar_key)).captures(tree.root_node)
-    nodes = [(node, True) for node in captures.get("def", [])]
-    nodes += [(node, False) for node in captures.get("scope", [])]
+    if grammar.family == "python" and not tree.root_node.has_error:
+        nodes = [(node, True) for node in _python_definition_nodes(tree.root_node)]
+    else:
+        captures = tree_sitter.QueryCursor(definition_query(grammar_key)).captures(tree.root_node)
+        nodes = [(node, True) for node in captures.get("def", [])]
+        nodes += [(node, False) for node in captures.get("scope", [])]
     # Outer nodes before inner ones: a stack of open scopes then gives each node its parents.
     nodes.sort(key=lambda item: (item[0].start_byte, -item[0].end_byte))
 
@@ -235,3 +239,45 @@ def definitions_from_tree(tree: tree_sitter.Tree, grammar_key: str) -> list[Defi
             scope = qualified  # nested functions: outer.inner
         stack.append((node.end_byte, scope, named.container, index))
     return definitions
+
+
+# Python nodes that can hold statements (so definitions). In a tree without errors a
+# definition is a statement, found only inside these, never inside an expression.
+_PYTHON_BLOCKS = frozenset(
+    {
+        "module",
+        "block",
+        "function_definition",
+        "class_definition",
+        "decorated_definition",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "except_clause",
+        "except_group_clause",
+        "finally_clause",
+        "with_statement",
+        "match_statement",
+        "case_clause",
+    }
+)
+_PYTHON_DEFINITIONS = frozenset({"function_definition", "class_definition"})
+
+
+def _python_definition_nodes(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The nodes the Python definition query captures, in a tree without errors, found by
+    walking the statements only (the query visits every node of the tree, in C, but that
+    costs more than this walk in Python over the statements)."""
+    found: list[tree_sitter.Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in _PYTHON_DEFINITIONS:
+            found.append(node)
+        if kind in _PYTHON_BLOCKS:
+            stack.extend(node.children)
+    return found

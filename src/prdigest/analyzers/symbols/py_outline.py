@@ -323,3 +323,14 @@ def outline_of_tree(tree: ast.Module, text: str | None = None) -> Outline:
 def piece_outline(tree: ast.Module, text: str) -> GroupOutline:
     """The outline of a piece of a file parsed on its own: lines relative to its first line."""
     return group_outline(tree.body, 0, _Lines(text))
+
+
+def member_outline(tree: ast.Module, text: str) -> GroupOutline:
+    """The outline of class members parsed as the body of one ``if`` (`py_pieces` wraps them
+    so): functions and constants named as if at the top (the caller adds the class's name);
+    guards and checks from the wrapper down, whose depths are then those within the class."""
+    members = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.If) else []
+    guards, checks = _guards_and_checks(tree.body, 0, _Lines(text))
+    return GroupOutline(
+        functions=_functions(members, 0), constants=_constants(members, 0), guards=guards, checks=checks
+    )

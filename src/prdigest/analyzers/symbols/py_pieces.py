@@ -20,12 +20,21 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import re
 import tokenize
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from prdigest.analyzers.symbols.py_outline import GroupOutline, Outline, outline_of_tree, parse_module, piece_outline
+from prdigest.analyzers.symbols.py_outline import (
+    FunctionOutline,
+    GroupOutline,
+    Outline,
+    member_outline,
+    outline_of_tree,
+    parse_module,
+    piece_outline,
+)
 
 _VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
 _STARTS = ("def ", "class ", "async def ", "@")
@@ -34,31 +43,6 @@ _MAX_JOINS = 6
 
 
 # --- what behaviour reads: statements without docstrings and version constants ------------
-
-
-class _Strip(ast.NodeTransformer):
-    """Docstrings and version constants out: what is left is what the code does."""
-
-    def _body(self, body: list[ast.stmt]) -> list[ast.stmt]:
-        first = body[0] if body else None
-        if is_docstring(first):
-            body = body[1:]
-        return [s for s in body if not is_version_assignment(s)]
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
-        node.body = self._body(node.body) or [ast.Pass()]
-        self.generic_visit(node)
-        return node
 
 
 def is_docstring(statement: ast.stmt | None) -> bool:
@@ -83,14 +67,83 @@ _Statement = tuple[bool, bool, bytes]
 
 
 def _statements(body: list[ast.stmt]) -> tuple[_Statement, ...]:
-    """Each top-level statement, stripped (this changes the tree: outline it first)."""
-    strip = _Strip()
-    found = []
-    for statement in body:
-        doc, version = is_docstring(statement), is_version_assignment(statement)
-        dumped = ast.dump(strip.visit(statement)).encode("utf-8", "surrogatepass")
-        found.append((doc, version, hashlib.blake2b(dumped, digest_size=16).digest()))
-    return tuple(found)
+    """Each top-level statement, with a digest of its syntax without docstrings and version
+    constants (the tree is left as it is)."""
+    return tuple((is_docstring(s), is_version_assignment(s), _top_digest(s)) for s in body)
+
+
+def _top_digest(statement: ast.stmt) -> bytes:
+    """A top-level class by its head and its members' digests (a class read in parts gives
+    the same, `_class_digest`); any other statement by its stripped dump."""
+    if isinstance(statement, ast.ClassDef):
+        members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in statement.body]
+        return _class_digest(_head_digest(statement), members)
+    return _dump_digest(statement)
+
+
+def _dump_digest(node: ast.AST) -> bytes:
+    return hashlib.blake2b(_stripped_dump(node).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _head_digest(node: ast.ClassDef) -> bytes:
+    """The class without its body: name, bases, keywords, decorators."""
+    head = ast.ClassDef(
+        name=node.name, bases=node.bases, keywords=node.keywords, body=[], decorator_list=node.decorator_list
+    )
+    return _dump_digest(head)
+
+
+def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
+    """Equal for two classes exactly when their stripped dumps are: equal heads, and the same
+    members after `_stripped_body` (a leading docstring and version constants out, ``pass``
+    for nothing), each by the digest of its stripped dump (16 bytes each: joined unambiguously)."""
+    kept = [digest for i, (doc, version, digest) in enumerate(members) if not (i == 0 and doc) and not version]
+    return hashlib.blake2b(head + b"".join(kept or [_PASS_DIGEST]), digest_size=16).digest()
+
+
+_STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_DUMP_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _stripped_dump(node: ast.AST) -> str:
+    """A text of the node's syntax, positions aside, with the docstrings and version constants
+    of every class and function body left out (an empty body read as ``pass``).
+
+    Only ever compared with itself: two statements give one text exactly when their
+    `ast.dump` after `_Strip` is one, each node written as its class and its fields in order
+    (values by ``repr``, as `ast.dump` does), without the field names `ast.dump` repeats."""
+    kind = type(node)
+    fields = _DUMP_FIELDS.get(kind)
+    if fields is None:
+        fields = _DUMP_FIELDS[kind] = tuple(kind._fields)
+    parts = [kind.__name__, "("]
+    for name in fields:
+        value = getattr(node, name, _ABSENT)
+        if name == "body" and isinstance(node, _STRIPPED):
+            value = _stripped_body(value)
+        if isinstance(value, ast.AST):
+            parts.append(_stripped_dump(value))
+        elif isinstance(value, list):
+            parts.append("[")
+            parts.extend((_stripped_dump(item) if isinstance(item, ast.AST) else repr(item)) + "," for item in value)
+            parts.append("]")
+        else:
+            parts.append(repr(value))
+        parts.append(",")
+    parts.append(")")
+    return "".join(parts)
+
+
+def _stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
+    """`_Strip`'s body: the docstring and the version constants out, ``pass`` if nothing is left."""
+    if body and is_docstring(body[0]):
+        body = body[1:]
+    return [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+
+
+# A field the node lacks (`ast.dump` leaves it out): a text no ``repr`` gives.
+_ABSENT = type("_Absent", (), {"__repr__": lambda _self: "<absent>"})()
+_PASS_DIGEST = hashlib.blake2b(_stripped_dump(ast.Pass()).encode(), digest_size=16).digest()
 
 
 def _shape(statements: list[_Statement]) -> bytes:
@@ -111,6 +164,7 @@ class _Piece:
     statements: tuple[_Statement, ...] | None = None
     quiet: frozenset[int] | None = None  # 1-based lines of the piece
     parses: bool = True
+    class_name: str | None = None  # of a class's head read alone (`PieceCache._class_in_parts`)
 
 
 def _cuts(lines: list[str]) -> list[int]:
@@ -138,6 +192,9 @@ class PieceCache:
         self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
         self._outlines: OrderedDict[bytes, Outline | None] = OrderedDict()
         self._shapes: OrderedDict[bytes, bytes | None] = OrderedDict()
+        # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
+        # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
+        self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -145,7 +202,7 @@ class PieceCache:
         if key in self._outlines:
             self._outlines.move_to_end(key)
             return self._outlines[key]
-        outline = self._outline(text)
+        outline = self._outline(text, key)
         _keep(self._outlines, key, outline, self.max_files)
         return outline
 
@@ -155,7 +212,7 @@ class PieceCache:
         if key in self._shapes:
             self._shapes.move_to_end(key)
             return self._shapes[key]
-        shape = self._shape(text)
+        shape = self._shape(text, key)
         _keep(self._shapes, key, shape, self.max_files)
         return shape
 
@@ -167,7 +224,7 @@ class PieceCache:
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
-        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text)
+        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, _digest(text))
         if pieces is None:
             tree = parse_module(text)
             return quiet_of(tree, text) if tree is not None else None
@@ -177,8 +234,8 @@ class PieceCache:
             found.update(first + number for number in piece.quiet)
         return frozenset(found)
 
-    def _outline(self, text: str) -> Outline | None:
-        pieces = self._parts(text)
+    def _outline(self, text: str, key: bytes) -> Outline | None:
+        pieces = self._parts(text, key)
         if pieces is None:
             tree = parse_module(text)
             return outline_of_tree(tree, text) if tree is not None else None
@@ -189,8 +246,8 @@ class PieceCache:
                 groups.append((first, piece.outline))
         return Outline(groups=tuple(groups))
 
-    def _shape(self, text: str) -> bytes | None:
-        pieces = self._parts(text)
+    def _shape(self, text: str, key: bytes) -> bytes | None:
+        pieces = self._parts(text, key)
         if pieces is None:
             tree = parse_module(text)
             return _shape(list(_statements(tree.body))) if tree is not None else None
@@ -200,8 +257,14 @@ class PieceCache:
             statements.extend(piece.statements)
         return _shape(statements)
 
-    def _parts(self, text: str) -> list[tuple[int, _Piece]] | None:
-        """(first line, piece) of each piece with the part asked for; None: parse the whole file."""
+    def _parts(self, text: str, key: bytes) -> list[tuple[int, _Piece]] | None:
+        """(first line, piece) of each piece; None: parse the whole file. ``key``: the text's digest."""
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return self._recent[key]
+        return _keep(self._recent, key, self._cut(text), _RECENT_FILES)
+
+    def _cut(self, text: str) -> list[tuple[int, _Piece]] | None:
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
         lines = text.split("\n")
@@ -224,10 +287,49 @@ class PieceCache:
         key = _digest(text)
         piece = self._pieces.get(key)
         if piece is None:
-            piece = _keep(self._pieces, key, _read_piece(text), self.max_pieces)
+            read = None
+            if end - start >= _CLASS_PARTS_FROM and lines[start].startswith("class "):
+                read = self._class_in_parts(lines, start, end)
+            piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
         return piece if piece.parses else None
+
+    def _part(self, lines: list[str], start: int, end: int, head: bool) -> _Piece | None:
+        """A class's head (from its ``class`` line) or a run of its members, read alone (members
+        inside an ``if 1:``, which keeps their columns); None when it does not parse so."""
+        text = ("" if head else _WRAPPER) + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+        key = _digest(text)
+        part = self._pieces.get(key)
+        if part is None:
+            part = _keep(self._pieces, key, _read_part(text, head), self.max_pieces)
+        else:
+            self._pieces.move_to_end(key)
+        return part if part.parses else None
+
+    def _class_in_parts(self, lines: list[str], start: int, end: int) -> _Piece | None:
+        """A piece that is one long class, read as its head and runs of members cut before
+        their ``def``/``class``/decorator lines at four spaces, each part kept by its own
+        digest: an edit of one method re-reads that method only. None: read it whole.
+
+        Why the parts give the class: the head parses alone as a module of one class whose
+        body is at four spaces, and each run parses alone inside the ``if``, which holds all of
+        it; so each ends outside any string or bracket and the next part's first line opens a
+        statement at four spaces, a member of the class (as at the top, `PieceCache._parts`)."""
+        cuts = [*_member_cuts(lines, start, end), end]
+        parts: list[tuple[int, _Piece]] = []
+        at = 0
+        while at < len(cuts) - 1:
+            # The head reaches at least to the second cut: a class needs a body to parse.
+            for stop in range(at + (2 if at == 0 else 1), min(at + 1 + _MAX_JOINS, len(cuts))):
+                part = self._part(lines, cuts[at], cuts[stop], head=at == 0)
+                if part is not None:
+                    parts.append((cuts[at] - start, part))
+                    at = stop
+                    break
+            else:
+                return None
+        return _joined_class(parts)
 
 
 def _read_piece(text: str) -> _Piece:
@@ -239,6 +341,100 @@ def _read_piece(text: str) -> _Piece:
     outline = piece_outline(tree, text)
     quiet = quiet_of(tree, text)  # docstrings are read before the strip below removes them
     return _Piece(outline=outline, statements=_statements(tree.body), quiet=quiet)
+
+
+_RECENT_FILES = 8
+# A class piece of fewer lines is read whole (parts cost more than they save there).
+_CLASS_PARTS_FROM = 40
+_WRAPPER = "if 1:\n"
+_MEMBER_STARTS = tuple("    " + start for start in _STARTS)
+
+
+def _member_cuts(lines: list[str], start: int, end: int) -> list[int]:
+    """Indexes of the lines a class's parts start at: its ``class`` line, then lines at four
+    spaces opening a ``def``/``class`` or a run of decorators (as `_cuts` at the top)."""
+    cuts = [start]
+    after_decorator = False
+    for index in range(start + 1, end):
+        line = lines[index]
+        if not line.startswith("    ") or line[4:5] in _NOT_A_MEMBER:
+            continue  # deeper, blank, a comment or the end of a bracket, or not at four spaces
+        if line.startswith(_MEMBER_STARTS) and not after_decorator:
+            cuts.append(index)
+        after_decorator = line.startswith("    @")
+    return cuts
+
+
+_NOT_A_MEMBER = frozenset({"", " ", "\t", "\f", "#", ")", "]", "}"})
+
+
+def _read_part(text: str, head: bool) -> _Piece:
+    """A class's head: a module of exactly one class, its body at four spaces (then its
+    outline, quiet lines and members as a piece's); a run of members: the wrapper alone
+    (its outline without the class's name, its quiet lines, its members' statements)."""
+    tree = parse_module(text)
+    if tree is None or len(tree.body) != 1:
+        return _Piece(parses=False)
+    node = tree.body[0]
+    if head:
+        if not isinstance(node, ast.ClassDef) or node.body[0].col_offset != 4:
+            return _Piece(parses=False)
+        outline = piece_outline(tree, text)
+        quiet = quiet_of(tree, text)
+        members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in node.body]
+        statements = ((False, False, _head_digest(node)), *members)
+        return _Piece(outline=outline, statements=statements, quiet=quiet, class_name=node.name)
+    if not isinstance(node, ast.If) or node.orelse:
+        return _Piece(parses=False)  # an ``else``/``elif`` at the top joined the wrapper: not members
+    outline = member_outline(tree, text)
+    quiet = quiet_of(tree, text)
+    members = [(is_docstring(s), is_version_assignment(s), _dump_digest(s)) for s in node.body]
+    return _Piece(outline=outline, statements=tuple(members), quiet=quiet)
+
+
+def _joined_class(parts: list[tuple[int, _Piece]]) -> _Piece:
+    """The class piece from its parts ((first line within the piece, part), the head first):
+    what `_read_piece` reads from the whole class."""
+    (_zero, head), members = parts[0], parts[1:]
+    assert head.outline is not None
+    assert head.statements is not None
+    assert head.quiet is not None
+    functions: dict[str, FunctionOutline] = dict(head.outline.functions)  # (named with the class's name)
+    constants: dict[str, tuple[object, int]] = {name: (value, line) for name, value, line in head.outline.constants}
+    seen: list[tuple[int, int, int, str, int]] = [(d, 0, o, k, line) for d, o, k, line in head.outline.guards]
+    checked: list[tuple[int, int, int, str, int]] = [(d, 0, o, k, line) for d, o, k, line in head.outline.checks]
+    quiet = set(head.quiet)
+    statements = list(head.statements[1:])
+    assert head.class_name is not None
+    prefix = head.class_name + "."
+    for number, (first, part) in enumerate(members, start=1):
+        assert part.outline is not None
+        assert part.statements is not None
+        assert part.quiet is not None
+        shift = first - 1  # a line of the wrapped text -> a line of the piece (both 1-based)
+        for name, fn in part.outline.functions:
+            functions.setdefault(prefix + name, replace(fn, line=fn.line + shift))
+        for name, value, line in part.outline.constants:
+            constants[prefix + name] = (value, line + shift)
+        seen.extend((d, number, o, k, line + shift) for d, o, k, line in part.outline.guards)
+        checked.extend((d, number, o, k, line + shift) for d, o, k, line in part.outline.checks)
+        quiet.update(line + shift for line in part.quiet)
+        statements.extend(part.statements)
+    outline = GroupOutline(
+        functions=tuple(functions.items()),
+        constants=tuple((name, value, line) for name, (value, line) in constants.items()),
+        guards=_renumbered(seen),
+        checks=_renumbered(checked),
+    )
+    digest = _class_digest(head.statements[0][2], statements)
+    return _Piece(outline=outline, statements=((False, False, digest),), quiet=frozenset(quiet))
+
+
+def _renumbered(items: list[tuple[int, int, int, str, int]]) -> tuple[tuple[int, int, str, int], ...]:
+    """(depth, part, order, key, line) -> (depth, order, key, line), ordered as `ast.walk` over
+    the whole class would meet them: by depth, then part, then order within the part."""
+    items.sort(key=lambda item: item[:3])
+    return tuple((depth, order, key, line) for order, (depth, _part, _o, key, line) in enumerate(items))
 
 
 # Line breaks of str.splitlines besides "\n" and "\r" (a text with "\r" is parsed whole anyway).
@@ -256,16 +452,74 @@ def quiet_of(tree: ast.Module, text: str) -> frozenset[int]:
 
 def _docstring_lines(tree: ast.Module) -> list[int]:
     lines: list[int] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+    # Only statements are walked: a class or function (whose body may open with a docstring)
+    # is a statement, and only ever inside the bodies of statements, handlers and cases.
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _DOCUMENTED) and node.body:
             first = node.body[0]
             if is_docstring(first):
                 lines.extend(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+        for name in _BLOCK_FIELDS:
+            block = getattr(node, name, None)
+            if block:
+                stack.extend(block)
     return lines
 
 
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+# The fields that hold statements, handlers (``try``) or cases (``match``).
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def _comment_lines(text: str) -> set[int]:
-    """Lines holding only a comment (a comment after code leaves the line code)."""
+    """Lines holding only a comment (a comment after code leaves the line code).
+
+    Read by finding the strings and comments alone, as the tokenizer meets them: in a text
+    that parses, outside strings a quote always opens a string and ``#`` a comment, and a
+    string ends at the first quote like its opening one not escaped by a backslash (raw or
+    not, 3.11 f-strings too). A line holds only a comment when its first character past
+    blanks opens one. Texts with characters the tokenizer treats apart are tokenized."""
+    if any(c in text for c in _TOKENIZE_APART):
+        return _tokenized_comment_lines(text)
+    found: set[int] = set()
+    line = 1
+    at = 0  # where `line` was last counted up to
+    search = _OPENING.search
+    while True:
+        opening = search(text, at)
+        if opening is None:
+            return found
+        start = opening.start()
+        token = opening.group()
+        line += text.count("\n", at, start)
+        if token == "#":
+            line_start = text.rfind("\n", 0, start) + 1
+            if not text[line_start:start].strip(" \t"):
+                found.add(line)
+            end = text.find("\n", start)
+            at = len(text) if end < 0 else end
+            continue
+        closing = _CLOSINGS[token].match(text, opening.end())
+        if closing is None:
+            return _tokenized_comment_lines(text)  # not closed: left to the tokenizer
+        at = closing.end()
+        line += text.count("\n", start, at)
+
+
+# The tokenizer's own line breaks and blanks besides "\n", " " and "\t", and NUL.
+_TOKENIZE_APART = ("\r", "\f", "\v", "\0")
+_OPENING = re.compile(r"#|\"\"\"|'''|\"|'")
+_CLOSINGS = {
+    '"""': re.compile(r'[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""', re.DOTALL),
+    "'''": re.compile(r"[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''", re.DOTALL),
+    '"': re.compile(r'[^\n"\\]*(?:\\.[^\n"\\]*)*"', re.DOTALL),
+    "'": re.compile(r"[^\n'\\]*(?:\\.[^\n'\\]*)*'", re.DOTALL),
+}
+
+
+def _tokenized_comment_lines(text: str) -> set[int]:
     found: set[int] = set()
     code: set[int] = set()
     try:
