@@ -145,7 +145,7 @@ def publish_site(
         count = worker_count(jobs, len(todo)) if store.reopenable() else 1
         if count > 1:
             task = PageTask(store.url, repository, str(out), list(languages), code)
-            for number, outcome in make_in_workers(task, [number for number, _ in todo], count):
+            for number, outcome in make_in_workers(store, task, [number for number, _ in todo], count):
                 done(number, outcome)
         else:
             for number, related in todo:

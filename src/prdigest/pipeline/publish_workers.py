@@ -2,9 +2,10 @@
 
 A worker is sent a page of PR numbers, opens the database itself, narrates, builds and
 writes each PR's pages and stores its new narratives, and sends back what the feeds, the
-index and the stamps need (`publish_pages.PRPages`), or why a PR could not be written; the
-main process writes the feeds, the index and the stamps. Pages are dealt out in turn, so
-each worker gets early and late PRs alike (the late ones are usually the bigger).
+index and the stamps need (`publish_pages.PRPages`), or why a PR could not be written. The
+main process makes pages too (``--jobs 2`` is it and one worker), then writes the feeds,
+the index and the stamps. Pages are dealt out in turn, so each gets early and late PRs
+alike (the late ones are usually the bigger), and shared out again as they are asked for.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from collections.abc import Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from prdigest.errors import StoreError
 from prdigest.pipeline.publish_pages import PRPages
 from prdigest.pipeline.worker_pool import run_pages
+from prdigest.store.store import Store
 from prdigest.words import Lang
 
 # PRs per page sent to a worker: small, so the pages dealt out even out the workers' loads.
@@ -39,9 +40,10 @@ class PageTask:
 class PublishWorker:
     """What a publish worker process runs (`worker_pool.PageWorker`)."""
 
-    def __init__(self, task: PageTask) -> None:
+    def __init__(self, task: PageTask, store: Store | None = None) -> None:
         self.task = task
-        self.store: Any = None  # opened in the worker, at its first page
+        self.store = store  # in a worker: opened at its first page
+        self.owned = store is None  # closed by this worker
 
     def page(self, numbers: list[int]) -> list[tuple[int, PRPages | str]]:
         from prdigest.pipeline.publish_pages import pages_or_why
@@ -57,18 +59,21 @@ class PublishWorker:
         ]
 
     def close(self) -> None:
-        if self.store is not None:
+        if self.store is not None and self.owned:
             self.store.close()
 
 
 def make_in_workers(
-    task: PageTask, numbers: Sequence[int], jobs: int
+    store: Store, task: PageTask, numbers: Sequence[int], jobs: int
 ) -> Generator[tuple[int, PRPages | str], None, None]:
-    """(number, its pages or why not) for every PR, from ``jobs`` worker processes, in the
-    order they finish. A database failure in a worker raises `StoreError` here."""
+    """(number, its pages or why not) for every PR, made by this process and ``jobs - 1``
+    worker processes, in the order they finish. A database failure in a worker raises
+    `StoreError` here."""
     pages = [list(numbers[i : i + WORKER_PAGE_SIZE]) for i in range(0, len(numbers), WORKER_PAGE_SIZE)]
     runs = [pages[index::jobs] for index in range(jobs)]
-    results = run_pages(PublishWorker(task), runs, name="publish", error=StoreError)
+    # This process makes pages too, with its open store: one worker process fewer.
+    here = PublishWorker(task, store)
+    results = run_pages(PublishWorker(task), runs, name="publish", error=StoreError, local=here)
     with closing(results):
         for _page, made in results:
             yield from made

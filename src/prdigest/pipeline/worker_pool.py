@@ -10,6 +10,7 @@ Linux the kernel ends them when the parent dies.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -122,16 +123,24 @@ def run_pages(
     name: str,
     error: Callable[[str], PrdigestError],
     send: Callable[[P], Any] | None = None,
+    local: PageWorker | None = None,
 ) -> Generator[tuple[P, Any], None, None]:
     """(page, what ``worker.page`` returned for it) from one worker process per run, in the
     order they finish. ``send(page)``: what goes to the worker for a page (default: the page).
     A worker that fails or dies raises ``error(message)`` here; ``name`` names the workers
-    (``prdigest-NAME-i``) and the message."""
+    (``prdigest-NAME-i``) and the message.
+
+    ``local``: this process takes the first run itself, with ``local`` (one process fewer to
+    start and hold in memory), a page whenever no worker's result is waiting; the pages are
+    then shared out as they are asked for (a worker done with its run takes this process's
+    pages, and this process a worker's pages not yet sent), so no one waits for the slowest."""
+    pending = [list(run) for run in runs]
+    own: list[P] = pending.pop(0) if local is not None and pending else []
     # spawn, not fork: the parent may run threads (progress bars, database pools).
     mp = multiprocessing.get_context("spawn")
     setup = pickle.dumps(worker)
     outbox: Any = mp.Queue()
-    inboxes: list[Any] = [mp.Queue() for _ in runs]
+    inboxes: list[Any] = [mp.Queue() for _ in pending]
     processes = [
         mp.Process(
             target=_worker_main,
@@ -139,44 +148,64 @@ def run_pages(
             daemon=True,
             name=f"prdigest-{name}-{i}",
         )
-        for i in range(len(runs))
+        for i in range(len(pending))
     ]
     _start_ignoring_ctrl_c(processes)
-    sent: dict[tuple[int, int], P] = {}  # pages in flight
-    next_page = [0] * len(runs)
+    sent: dict[int, P] = {}  # pages in flight, by the number they were sent under
+    ended = [False] * len(pending)  # told there is no more work
+    numbers = itertools.count()
 
     def feed(index: int) -> None:
-        if next_page[index] < len(runs[index]):
-            page = runs[index][next_page[index]]
-            sent[(index, next_page[index])] = page
-            inboxes[index].put((next_page[index], page if send is None else send(page)))
-            next_page[index] += 1
-        elif next_page[index] == len(runs[index]):
-            inboxes[index].put(None)
-            next_page[index] += 1
+        if pending[index]:
+            page = pending[index].pop(0)
+        elif own:
+            page = own.pop()
+        else:
+            if not ended[index]:
+                inboxes[index].put(None)
+                ended[index] = True
+            return
+        number = next(numbers)
+        sent[number] = page
+        inboxes[index].put((number, page if send is None else send(page)))
+
+    def take_here() -> P | None:
+        if own:
+            return own.pop(0)
+        for run in pending:  # a worker's page not yet sent, from the end of its run
+            if run:
+                return run.pop()
+        return None
 
     finished = False
     try:
-        for index in range(len(runs)):
+        for index in range(len(pending)):
             for _ in range(_PAGES_AHEAD):
                 feed(index)
-        while sent:
+        while sent or (local is not None and (own or any(pending))):
             try:
-                index, page_number, result, failure = outbox.get(timeout=_POLL_SECONDS)
+                if local is not None and (own or any(pending)):
+                    index, number, result, failure = outbox.get_nowait()
+                else:
+                    index, number, result, failure = outbox.get(timeout=_POLL_SECONDS)
             except queue.Empty:
+                mine = take_here() if local is not None else None
+                if mine is not None and local is not None:
+                    yield mine, local.page(mine)
+                    continue
                 dead = [p.name for p in processes if not p.is_alive() and p.exitcode not in (0, None)]
                 if dead:
                     raise error(f"{name} worker {dead[0]} died") from None
                 continue
             if failure is not None:
                 raise error(f"{name} worker failed:\n{failure}")
-            page = sent.pop((index, page_number))
+            page = sent.pop(number)
             feed(index)
             yield page, result
         finished = True
     finally:
         for index, inbox in enumerate(inboxes):
-            if next_page[index] <= len(runs[index]):
+            if not ended[index]:
                 inbox.put(None)
         for process in processes:
             # A run that stopped early (an error, Ctrl-C, the consumer gone) does not wait
