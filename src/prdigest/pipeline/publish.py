@@ -128,7 +128,8 @@ def publish_site(
         todo: list[tuple[int, list[RelatedNote] | None]] = []
         for start in range(0, len(summaries), page_size):
             numbers = [s.number for s in summaries[start : start + page_size]]
-            inputs = page_inputs(store, repository, numbers)
+            # Read only to tell whether a PR's earlier pages are current.
+            inputs = page_inputs(store, repository, numbers) if any(n in previous for n in numbers) else {}
             for number in numbers:
                 try:
                     reused = _reuse(store, repository, number, inputs, previous, out, languages, code)
