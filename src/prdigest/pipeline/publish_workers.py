@@ -47,7 +47,6 @@ class PublishWorker:
 
     def page(self, numbers: list[int]) -> list[tuple[int, PRPages | str]]:
         from prdigest.pipeline.publish_pages import pages_or_why
-        from prdigest.store.store import Store
 
         if self.store is None:
             self.store = Store.open(self.task.url, create=False, read_only_ok=True)
