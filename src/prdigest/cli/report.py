@@ -139,6 +139,12 @@ def _require_stored(store: Any, repository: str) -> None:
 @click.option("--until", default=None, help="Only PRs merged (or opened) before this date.")
 @_no_llm
 @_refresh
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes making the pages without an LLM (default: one per CPU; small runs stay in one process).",
+)
 @db_option
 def publish(
     repository: str,
@@ -148,6 +154,7 @@ def publish(
     until: str | None,
     no_llm: bool,
     refresh: bool,
+    jobs: int | None,
     db: str | None,
 ) -> None:
     """Write every report (full and brief, each language, md + html + json) and the feed to a folder."""
@@ -170,6 +177,7 @@ def publish(
             refresh=refresh,
             on_start=bar.set_total,
             on_done=lambda number: bar.advance(note=f"#{number}"),
+            jobs=jobs,
         )
     # The result of the command, so stdout (progress and warnings are stderr's).
     click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")

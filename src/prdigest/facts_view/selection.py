@@ -3,6 +3,8 @@ the prose and the structure always talk about the same things."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 
@@ -36,6 +38,7 @@ def short_name(name: str) -> str:
     return separator.join(parts[-2:]) if parts else name
 
 
+@lru_cache(maxsize=4096)  # asked for every symbol, by every length's selection and narration
 def is_private(name: str) -> bool:
     """``_helper`` or a function nested in a function (``outer.inner``): not the PR's surface."""
     separator = "::" if "::" in name else "."

@@ -11,14 +11,9 @@ fed at most two pages ahead, so memory stays flat however many PRs there are.
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import os
 import pickle
-import queue
-import sys
-import traceback
 from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,16 +21,15 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry
 from prdigest.errors import AnalysisError
 from prdigest.models.pullrequest import PullRequest
+from prdigest.pipeline.worker_pool import MIN_PARALLEL, default_jobs, run_pages
 from prdigest.store.facts_store import FactsRow
+
+__all__ = ["MIN_PARALLEL", "analyze_in_process", "analyze_in_workers", "can_send", "default_jobs"]
 
 PAGE_SIZE = 25
 # A worker's page is smaller: it holds the page's records and outcomes at once, and the
 # biggest pages (PRs carrying whole large files) set the worker's peak memory.
 WORKER_PAGE_SIZE = 8
-# Below this many PRs, starting workers (about half a second each) costs more than it saves.
-MIN_PARALLEL = 50
-_PAGES_AHEAD = 2
-_POLL_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -52,14 +46,6 @@ class Task:
 Outcome = FactsRow | str
 ReadRecords = Callable[[Sequence[int]], dict[int, PullRequest]]
 Page = list[tuple[int, str, str]]  # (pull_request_id, ref, cache_key)
-
-
-def default_jobs() -> int:
-    """Worker processes by default: the CPUs this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def analyze_task(task: Task, registry: Registry, context: AnalysisContext) -> Outcome:
@@ -103,62 +89,28 @@ def can_send(registry: Registry, context: AnalysisContext) -> bool:
     return True
 
 
-def _die_with_parent(parent: int) -> None:
-    """End this worker when the process that started it ends, however it ends.
+class AnalyzeWorker:
+    """What an analysis worker process runs (`worker_pool.PageWorker`): each page is tasks,
+    or with ``url`` (a database other processes can open) PR ids whose records it reads."""
 
-    Linux: the kernel sends SIGKILL on the parent's death (PR_SET_PDEATHSIG), even a kill -9
-    of the parent. Ctrl-C reaches the whole process group: a worker ignores it and is ended
-    by the parent, which knows whether the run is over. Elsewhere the worker still notices a
-    dead parent the next time it waits for work (see `_next_task`).
-    """
-    import signal
+    def __init__(self, registry: Registry, context: AnalysisContext, url: str | None) -> None:
+        self.registry = registry
+        self.context = context
+        self.url = url
+        self.store: Any = None  # opened in the worker, at its first page
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
+    def page(self, work: Any) -> list[Outcome]:
+        if self.url is not None:  # ids: read the page here
+            if self.store is None:
+                from prdigest.store.store import Store
 
-        pr_set_pdeathsig = 1
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the request above: nothing will signal
-        os._exit(1)
+                self.store = Store.open(self.url, create=False, read_only_ok=True)
+            work = _tasks(work, _reader(self.store))
+        return [analyze_task(t, self.registry, self.context) for t in work]
 
-
-def _next_task(inbox: Any, parent: int) -> Any:
-    while True:
-        try:
-            return inbox.get(timeout=_POLL_SECONDS)
-        except queue.Empty:
-            if os.getppid() != parent:
-                os._exit(1)
-
-
-def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int, url: str | None) -> None:
-    _die_with_parent(parent)
-    registry, context = pickle.loads(setup)
-    store: Any = None
-    try:
-        while True:
-            task = _next_task(inbox, parent)
-            if task is None:
-                return
-            page_number, work = task
-            try:
-                if url is not None:  # ids: read the page here
-                    if store is None:
-                        from prdigest.store.store import Store
-
-                        store = Store.open(url, create=False, read_only_ok=True)
-                    work = _tasks(work, _reader(store))
-                outcomes = [analyze_task(t, registry, context) for t in work]
-            except BaseException:  # reported to the main process, which raises
-                outbox.put((index, page_number, None, traceback.format_exc(limit=6)))
-                return
-            del work  # this page's records go before the next page is read
-            outbox.put((index, page_number, outcomes, None))
-    finally:
-        if store is not None:
-            store.close()
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
 
 
 def _reader(store: Any) -> ReadRecords:
@@ -183,20 +135,6 @@ def _segments(items: Sequence[tuple[int, str, str]], count: int) -> list[list[Pa
     return runs
 
 
-def _start_ignoring_ctrl_c(workers: list[Any]) -> None:
-    """Start the workers with Ctrl-C ignored from their first instruction: an ignored signal
-    stays ignored across exec, so a Ctrl-C while a worker is still starting up cannot print
-    its traceback. The parent's own handler is restored at once; it ends the workers itself."""
-    import signal
-
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        for worker in workers:
-            worker.start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def analyze_in_workers(
     items: Sequence[tuple[int, str, str]],
     read: ReadRecords,
@@ -208,69 +146,13 @@ def analyze_in_workers(
     """Pages of (pull request id, outcome) from ``jobs`` worker processes, in the order they
     finish. With ``url`` (a database other processes can open) the workers read the records
     themselves; else ``read`` reads them here and they are sent."""
-    # spawn, not fork: the parent may run threads (progress bars, database pools).
-    mp = multiprocessing.get_context("spawn")
-    setup = pickle.dumps((registry, context))
-    outbox: Any = mp.Queue()
-    runs = _segments(items, jobs)
-    inboxes: list[Any] = [mp.Queue() for _ in runs]
-    workers = [
-        mp.Process(
-            target=_worker_main,
-            args=(setup, inboxes[i], outbox, i, os.getpid(), url),
-            daemon=True,
-            name=f"prdigest-analyze-{i}",
-        )
-        for i in range(len(runs))
-    ]
-    _start_ignoring_ctrl_c(workers)
-    sent: dict[tuple[int, int], list[int]] = {}  # pages in flight: their PR ids
-    next_page = [0] * len(runs)
-
-    def feed(index: int) -> None:
-        if next_page[index] < len(runs[index]):
-            page = runs[index][next_page[index]]
-            sent[(index, next_page[index])] = [item[0] for item in page]
-            inboxes[index].put((next_page[index], page if url is not None else _tasks(page, read)))
-            next_page[index] += 1
-        elif next_page[index] == len(runs[index]):
-            inboxes[index].put(None)
-            next_page[index] += 1
-
-    finished = False
-    try:
-        for index in range(len(runs)):
-            for _ in range(_PAGES_AHEAD):
-                feed(index)
-        while sent:
-            try:
-                index, page_number, outcomes, error = outbox.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                dead = [w.name for w in workers if not w.is_alive() and w.exitcode not in (0, None)]
-                if dead:
-                    raise AnalysisError(f"analysis worker {dead[0]} died") from None
-                continue
-            if error is not None:
-                raise AnalysisError(f"analysis worker failed:\n{error}")
-            ids = sent.pop((index, page_number))
-            feed(index)
-            yield list(zip(ids, outcomes, strict=True))
-        finished = True
-    finally:
-        for index, inbox in enumerate(inboxes):
-            if next_page[index] <= len(runs[index]):
-                inbox.put(None)
-        for worker in workers:
-            # A run that stopped early (an error, Ctrl-C, the consumer gone) does not wait
-            # for pages no one will read: its workers end now.
-            worker.join(timeout=5 if finished else 0)
-            if worker.is_alive():
-                worker.terminate()
-                worker.join(timeout=5)
-            if worker.is_alive():
-                worker.kill()
-                worker.join()
-        for inbox in inboxes:
-            inbox.cancel_join_thread()  # the workers are gone; nothing left to deliver
-            inbox.close()
-        outbox.close()
+    pages = run_pages(
+        AnalyzeWorker(registry, context, url),
+        _segments(items, jobs),
+        name="analysis",
+        error=AnalysisError,
+        send=None if url is not None else (lambda page: _tasks(page, read)),
+    )
+    with closing(pages):
+        for page, outcomes in pages:
+            yield list(zip([item[0] for item in page], outcomes, strict=True))

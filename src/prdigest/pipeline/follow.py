@@ -17,7 +17,8 @@ from pathlib import Path
 from prdigest.config import LLMConfig, Settings
 from prdigest.models.narrative import Length
 from prdigest.pipeline.analyze import analyze_stored, ensure_facts, facts_cache_key
-from prdigest.pipeline.publish import LENGTHS, Published, publish_site
+from prdigest.pipeline.publish import Published, publish_site
+from prdigest.pipeline.publish_pages import LENGTHS
 from prdigest.pipeline.report import current_facts
 from prdigest.pipeline.sync import sync_source
 from prdigest.sources.github.gate import RateGate

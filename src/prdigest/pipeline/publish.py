@@ -17,11 +17,10 @@ from pathlib import Path
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
-from prdigest.models.narrative import Length, RelatedNote
+from prdigest.models.narrative import RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
-from prdigest.pipeline.ledger import ledger_links
-from prdigest.pipeline.narrate import prepare, save_pending
+from prdigest.pipeline.publish_pages import LENGTHS, PRPages, pages_or_why
 from prdigest.pipeline.publish_stamps import (
     PageEntry,
     facts_current,
@@ -30,14 +29,14 @@ from prdigest.pipeline.publish_stamps import (
     save_manifest,
     unchanged,
 )
+from prdigest.pipeline.publish_workers import PageTask, make_in_workers
 from prdigest.pipeline.quick import code_fingerprint
 from prdigest.pipeline.related import related_from_store
-from prdigest.pipeline.report import PAGE_SIZE, current_facts, narrative_for, warm_narratives
-from prdigest.render.build import build_report
-from prdigest.render.feed import assemble_feed, failed_item, feed_item
+from prdigest.pipeline.report import PAGE_SIZE, current_facts, warm_narratives
+from prdigest.pipeline.worker_pool import worker_count
+from prdigest.render.feed import assemble_feed, failed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
 from prdigest.render.site_index import (
-    INDEX_REPORT_LINKS,
     IndexRow,
     feed_path,
     render_index_html,
@@ -48,8 +47,6 @@ from prdigest.store.publish_store import PageInputs, page_inputs
 from prdigest.store.store import PRSummary, Store
 from prdigest.text import printable
 from prdigest.words import Lang, labels
-
-LENGTHS: tuple[Length, ...] = ("full", "brief")
 
 
 @dataclass
@@ -76,6 +73,7 @@ def publish_site(
     on_done: Callable[[int], None] | None = None,
     page_size: int = PAGE_SIZE,
     code: str | None = None,
+    jobs: int | None = 1,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
     written) feed a progress bar. ``refresh``: narrate again with the LLM even when cached
@@ -89,59 +87,77 @@ def publish_site(
     Without an LLM, publishing again to the same folder makes and rewrites only the pages of
     PRs whose inputs changed (`pipeline.publish_stamps`); the feeds and the index are always
     written again. ``code``: what stands for this prdigest's code and words in the stamps
-    (default `pipeline.quick.code_fingerprint`)."""
+    (default `pipeline.quick.code_fingerprint`). ``jobs``: worker processes making the pages
+    without an LLM (None: one per CPU; few PRs, or a database other processes cannot open,
+    stay in this process); the site is the same whatever the number."""
     (out / "reports").mkdir(parents=True, exist_ok=True)
     # With an LLM a narrative may be retried or refreshed at any run: every page is made.
     previous = load_manifest(out) if llm is None else {}
-    stamps: dict[int, PageEntry] = {}
     code = (code or code_fingerprint()) if llm is None else ""
     summaries = store.list_prs(repository=repository, since=since, until=until)
     written = Published(total=len(summaries))
-    items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
-    rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+    # By number: its pages, or why they could not be written (its feed item and row say so).
+    outcomes: dict[int, PRPages] = {}
+    by_number = {summary.number: summary for summary in summaries}
+
+    def done(number: int, outcome: PRPages | str) -> None:
+        if isinstance(outcome, str):
+            written.failures.append(ItemFailure(number, outcome))
+            _remove_reports(out, number, languages)  # none half-written, none stale
+            outcomes[number] = _failed_pages(repository, by_number[number], outcome, languages)
+        else:
+            outcomes[number] = outcome
+            written.reports += outcome.reports
+        if on_done is not None:
+            on_done(number)
+
     if on_start is not None:
         on_start(len(summaries))
-    for start in range(0, len(summaries), page_size):
-        page = summaries[start : start + page_size]
-        # With an LLM, a page's narratives are asked for concurrently first; only a page of
-        # records is held at a time, so memory stays flat with an LLM too.
-        loaded = _narrate_page(store, repository, [s.number for s in page], languages, llm, refresh)
-        inputs = page_inputs(store, repository, [s.number for s in page]) if llm is None else {}
-        for summary in page:
-            try:
-                reused = (
-                    _reuse(store, repository, summary.number, inputs, previous, stamps, out, languages, code)
-                    if llm is None
-                    else None
+    if llm is not None:
+        for start in range(0, len(summaries), page_size):
+            numbers = [s.number for s in summaries[start : start + page_size]]
+            # A page's narratives are asked for concurrently first; only a page of records
+            # is held at a time, so memory stays flat with an LLM too.
+            loaded = _narrate_page(store, repository, numbers, languages, llm, refresh)
+            for number in numbers:
+                done(
+                    number,
+                    pages_or_why(store, repository, number, out, languages, llm, loaded=loaded.pop(number, None)),
                 )
-                if reused is True:
+    else:
+        todo: list[tuple[int, list[RelatedNote] | None]] = []
+        for start in range(0, len(summaries), page_size):
+            numbers = [s.number for s in summaries[start : start + page_size]]
+            # Read only to tell whether a PR's earlier pages are current.
+            inputs = page_inputs(store, repository, numbers) if any(n in previous for n in numbers) else {}
+            for number in numbers:
+                try:
+                    reused = _reuse(store, repository, number, inputs, previous, out, languages, code)
+                except FATAL:
+                    raise
+                except Exception as exc:
+                    done(number, failure_reason(exc))
+                    continue
+                if isinstance(reused, PageEntry):
                     written.unchanged += 1
-                    written.reports += len(stamps[summary.number].files)
-                    for lang in languages:
-                        items[lang].append(stamps[summary.number].items[lang])
-                        rows[lang].append(stamps[summary.number].rows[lang])
+                    done(number, PRPages(reused.items, reused.rows, len(reused.files), reused))
                 else:
-                    _publish_pr(
-                        store,
-                        repository,
-                        summary.number,
-                        out,
-                        languages,
-                        llm,
-                        items,
-                        rows,
-                        written,
-                        loaded=loaded.pop(summary.number, None),
-                        stamps=stamps if llm is None else None,
-                        code=code,
-                        related=None if isinstance(reused, bool) else reused,
-                    )
-            except FATAL:
-                raise
-            except Exception as exc:
-                _record_failure(out, repository, summary, failure_reason(exc), languages, items, rows, written)
-            if on_done is not None:
-                on_done(summary.number)
+                    todo.append((number, reused))
+        count = worker_count(jobs, len(todo)) if store.reopenable() else 1
+        if count > 1:
+            task = PageTask(store.url, repository, str(out), list(languages), code)
+            for number, outcome in make_in_workers(store, task, [number for number, _ in todo], count):
+                done(number, outcome)
+        else:
+            for number, related in todo:
+                done(number, pages_or_why(store, repository, number, out, languages, None, code=code, related=related))
+    items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
+    rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+    for summary in summaries:  # in the window's order, however the pages were made
+        pages = outcomes[summary.number]
+        for lang in languages:
+            items[lang].append(pages.items[lang])
+            rows[lang].append(pages.rows[lang])
     for lang in languages:
         feed = assemble_feed(repository, items[lang], lang, since=since, until=until)
         for feed_format in FEED_FORMATS.values():
@@ -150,7 +166,8 @@ def publish_site(
     (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
     (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
     if llm is None:
-        save_manifest(out, stamps)
+        entries = ((summary.number, outcomes[summary.number].entry) for summary in summaries)
+        save_manifest(out, {number: entry for number, entry in entries if entry is not None})
     return written
 
 
@@ -160,14 +177,12 @@ def _reuse(
     number: int,
     inputs: dict[int, PageInputs],
     previous: dict[int, PageEntry],
-    stamps: dict[int, PageEntry],
     out: Path,
     languages: list[Lang],
     code: str,
-) -> list[RelatedNote] | bool | None:
-    """True when the PR's pages in ``out`` are current (then its entry is kept in ``stamps``);
-    else its related work when read to tell (valid for making its pages: its facts are
-    current), or None."""
+) -> PageEntry | list[RelatedNote] | None:
+    """The PR's entry when its pages in ``out`` are current; else its related work when read
+    to tell (valid for making its pages: its facts are current), or None."""
     entry = previous.get(number)
     if entry is None or not facts_current(inputs.get(number)):
         return None
@@ -175,30 +190,21 @@ def _reuse(
     stamp = page_stamp(store, repository, inputs.get(number), related, entry.packages, languages, code)
     if not unchanged(out, entry, stamp):
         return related
-    stamps[number] = entry
-    return True
+    return entry
 
 
-def _record_failure(
-    out: Path,
-    repository: str,
-    summary: PRSummary,
-    reason: str,
-    languages: list[Lang],
-    items: dict[Lang, list[FeedItem]],
-    rows: dict[Lang, list[IndexRow]],
-    written: Published,
-) -> None:
+def _failed_pages(repository: str, summary: PRSummary, reason: str, languages: list[Lang]) -> PRPages:
     """A PR whose reports could not be written: its feed item and index row say why."""
-    written.failures.append(ItemFailure(summary.number, reason))
-    _remove_reports(out, summary.number, languages)  # none half-written, none stale
+    items: dict[str, FeedItem] = {}
+    rows: dict[str, IndexRow] = {}
     for lang in languages:
         when = (summary.merged_at, summary.created_at)
-        items[lang].append(failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang))
+        items[lang] = failed_item(repository, summary.number, summary.title, when, summary.state, reason, lang)
         lab = labels(lang)
         title = printable(" ".join(summary.title.split()))
         label = f"{lab.text('item_failed')}{lab.text('colon')}{printable(reason)}"
-        rows[lang].append(IndexRow(summary.number, title, label, []))
+        rows[lang] = IndexRow(summary.number, title, label, [])
+    return PRPages(items, rows, 0, None)
 
 
 def _narrate_page(
@@ -232,79 +238,3 @@ def _remove_reports(out: Path, number: int, languages: list[Lang]) -> None:
         for length in LENGTHS:
             for fmt in REPORT_FORMATS.values():
                 (out / report_path(number, lang, length, fmt.extension)).unlink(missing_ok=True)
-
-
-def _publish_pr(
-    store: Store,
-    repository: str,
-    number: int,
-    out: Path,
-    languages: list[Lang],
-    llm: LLMConfig | None,
-    items: dict[Lang, list[FeedItem]],
-    rows: dict[Lang, list[IndexRow]],
-    written: Published,
-    *,
-    loaded: tuple[PullRequest, Facts] | None = None,
-    stamps: dict[int, PageEntry] | None = None,
-    code: str = "",
-    related: list[RelatedNote] | None = None,
-) -> None:
-    """Write one PR's reports; its feed items and index rows are added only once all are built.
-    ``stamps``: where to record what its pages were built from (offline narration);
-    ``related``: its related work when already read."""
-    if loaded is None:
-        pr = store.get_pr(repository, number)
-        facts = current_facts(store, pr)
-    else:
-        pr, facts = loaded
-    # Read and hashed once for the PR's every language and length.
-    if related is None:
-        related = related_from_store(store, pr.repository, pr.number)
-    prepared = prepare(store, pr, facts, defer=True)
-    ledger = ledger_links(store, repository, pr.number, facts)
-    narratives = {
-        (lang, length): narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)
-        for lang in languages
-        for length in LENGTHS
-    }
-    save_pending(store, prepared)  # one transaction for the PR's new offline narratives
-    documents: list[tuple[str, str]] = []
-    new_items: dict[Lang, FeedItem] = {}
-    new_rows: dict[Lang, IndexRow] = {}
-    for lang in languages:
-        links: list[tuple[str, str]] = []
-        lab = labels(lang)
-        for length in LENGTHS:
-            narrative = narratives[(lang, length)]
-            if length == "brief":
-                new_items[lang] = feed_item(pr, facts, narrative, lang)
-            report = build_report(pr, facts, narrative, lang, length, ledger=ledger)
-            for fmt in REPORT_FORMATS.values():
-                relative = report_path(pr.number, lang, length, fmt.extension)
-                documents.append((relative, fmt.render(report)))
-            for fmt in (REPORT_FORMATS[name] for name in INDEX_REPORT_LINKS):
-                relative = report_path(pr.number, lang, length, fmt.extension)
-                links.append((f"{lab.field(length)} {fmt.short_label}", relative))
-        title = printable(" ".join(pr.title.split()))
-        new_rows[lang] = IndexRow(pr.number, title, lab.verdict(facts.verdict.level.value), links)
-    # Every document built: only now is anything of this PR written.
-    for relative, text in documents:
-        (out / relative).write_text(text, encoding="utf-8")
-        written.reports += 1
-    for lang in languages:
-        items[lang].append(new_items[lang])
-        rows[lang].append(new_rows[lang])
-    if stamps is not None:
-        # Stamped from what is stored now that the PR's narratives are saved.
-        packages = [change.package for change in facts.dependencies.changes]
-        inputs = page_inputs(store, repository, [pr.number]).get(pr.number)
-        stamp = page_stamp(store, repository, inputs, related, packages, languages, code)
-        if stamp is not None:
-            stamps[pr.number] = PageEntry(
-                stamp,
-                packages,
-                [relative for relative, _ in documents],
-                {lang: new_items[lang] for lang in languages},
-                {lang: new_rows[lang] for lang in languages},
-            )

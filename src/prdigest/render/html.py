@@ -29,6 +29,8 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 
 def prose(text: str) -> Markup:
     """Escaped text with ``code`` spans shown as <code>."""
+    if "`" not in text:
+        return escape(text)
     out: list[str] = []
     last = 0
     for match in _CODE_SPAN.finditer(text):

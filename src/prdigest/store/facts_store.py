@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packaging.utils import canonicalize_name
-from sqlalchemy import Select, and_, delete, insert, select
+from sqlalchemy import Select, and_, bindparam, delete, insert, select
 
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
@@ -44,7 +44,24 @@ class Link:
 
 def analysis_states(store: Store, repository: str | None = None, number: int | None = None) -> list[PendingAnalysis]:
     """Every PR (or one) with its record hash and the cache key of its stored facts (one query)."""
-    query = (
+    query = _states()
+    if repository is not None and number is not None:  # one PR, asked for per PR: built once
+        query, parameters = _STATE_OF_ONE, {"repository": repository, "number": number}
+    else:
+        parameters = {}
+        if repository is not None:
+            query = query.where(repositories.c.full_name == repository)
+        if number is not None:
+            query = query.where(pull_requests.c.number == number)
+    with store._engine.connect() as connection:
+        return [
+            PendingAnalysis(int(r[0]), str(r[1]), int(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
+            for r in connection.execute(query, parameters)
+        ]
+
+
+def _states() -> Select[Any]:
+    return (
         select(
             pull_requests.c.id,
             repositories.c.full_name,
@@ -56,15 +73,13 @@ def analysis_states(store: Store, repository: str | None = None, number: int | N
         .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
         .order_by(pull_requests.c.id)
     )
-    if repository is not None:
-        query = query.where(repositories.c.full_name == repository)
-    if number is not None:
-        query = query.where(pull_requests.c.number == number)
-    with store._engine.connect() as connection:
-        return [
-            PendingAnalysis(int(r[0]), str(r[1]), int(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
-            for r in connection.execute(query)
-        ]
+
+
+_STATE_OF_ONE = (
+    _states()
+    .where(repositories.c.full_name == bindparam("repository"))
+    .where(pull_requests.c.number == bindparam("number"))
+)
 
 
 @dataclass(frozen=True)
@@ -211,13 +226,17 @@ def stored_records(store: Store, pull_request_ids: Sequence[int]) -> dict[int, P
 
 def get_facts(store: Store, repository: str, number: int) -> Facts | None:
     with store._engine.connect() as connection:
-        row = connection.execute(
-            select(facts.c.body)
-            .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
-            .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-            .where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
-        ).first()
+        row = connection.execute(_FACTS_OF_ONE, {"repository": repository, "number": number}).first()
     return None if row is None else Facts.model_validate_json(row[0])
+
+
+# Built once (building a statement costs more than executing it; reports and publishing ask per PR).
+_FACTS_OF_ONE = (
+    select(facts.c.body)
+    .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
+    .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+    .where(and_(repositories.c.full_name == bindparam("repository"), pull_requests.c.number == bindparam("number")))
+)
 
 
 def _link_query() -> Select[Any]:
@@ -239,16 +258,29 @@ def _link_query() -> Select[Any]:
 
 
 def links_from(store: Store, repository: str, number: int) -> list[Link]:
-    query = _link_query().where(and_(repositories.c.full_name == repository, pull_requests.c.number == number))
     with store._engine.connect() as connection:
-        return [Link(*row) for row in connection.execute(query.order_by(pr_links.c.id))]
+        return [Link(*row) for row in connection.execute(_LINKS_FROM, {"repository": repository, "number": number})]
 
 
 def links_to(store: Store, repository: str, number: int) -> list[Link]:
     """References other stored PRs make to this one (incoming edges)."""
-    query = _link_query().where(and_(pr_links.c.target_repository == repository, pr_links.c.target_number == number))
     with store._engine.connect() as connection:
-        return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
+        return [Link(*row) for row in connection.execute(_LINKS_TO, {"repository": repository, "number": number})]
+
+
+# Built once, like `_FACTS_OF_ONE`.
+_LINKS_FROM = (
+    _link_query()
+    .where(and_(repositories.c.full_name == bindparam("repository"), pull_requests.c.number == bindparam("number")))
+    .order_by(pr_links.c.id)
+)
+_LINKS_TO = (
+    _link_query()
+    .where(
+        and_(pr_links.c.target_repository == bindparam("repository"), pr_links.c.target_number == bindparam("number"))
+    )
+    .order_by(pull_requests.c.number)
+)
 
 
 def all_links(store: Store, repository: str) -> list[Link]:

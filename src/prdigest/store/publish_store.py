@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from prdigest.store.schema import facts, narratives, pull_requests, repositories
 from prdigest.store.store import Store
@@ -26,30 +26,38 @@ def page_inputs(store: Store, repository: str, numbers: Sequence[int]) -> dict[i
     """The stored inputs of ``numbers``' pages, in two queries; a PR not stored is left out."""
     if not numbers:
         return {}
-    query = (
-        select(pull_requests.c.id, pull_requests.c.number, pull_requests.c.record_hash, facts.c.cache_key, facts.c.body)
-        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-        .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
-        .where(repositories.c.full_name == repository, pull_requests.c.number.in_(list(numbers)))
-    )
     found: dict[int, PageInputs] = {}
     with store._engine.connect() as connection:
         ids: dict[int, int] = {}
-        for pr_id, number, record_hash, key, body in connection.execute(query):
+        for pr_id, number, record_hash, key, body in connection.execute(
+            _PAGES, {"repository": repository, "numbers": list(numbers)}
+        ):
             digest = "" if body is None else hashlib.sha256(str(body).encode("utf-8")).hexdigest()
             found[int(number)] = PageInputs(str(record_hash), None if key is None else str(key), digest, [])
             ids[int(pr_id)] = int(number)
-        rows = connection.execute(
-            select(
-                narratives.c.pull_request_id,
-                narratives.c.id,
-                narratives.c.lang,
-                narratives.c.length,
-                narratives.c.cache_key,
-            )
-            .where(narratives.c.pull_request_id.in_(list(ids)))
-            .order_by(narratives.c.id)
-        )
-        for pr_id, narrative_id, lang, length, key in rows:
+        for pr_id, narrative_id, lang, length, key in connection.execute(_NARRATIVES, {"ids": list(ids)}):
             found[ids[int(pr_id)]].narratives.append((int(narrative_id), str(lang), str(length), str(key)))
     return found
+
+
+# Built once: building a statement costs more than executing it (publishing asks per PR).
+_PAGES = (
+    select(pull_requests.c.id, pull_requests.c.number, pull_requests.c.record_hash, facts.c.cache_key, facts.c.body)
+    .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+    .outerjoin(facts, facts.c.pull_request_id == pull_requests.c.id)
+    .where(
+        repositories.c.full_name == bindparam("repository"),
+        pull_requests.c.number.in_(bindparam("numbers", expanding=True)),
+    )
+)
+_NARRATIVES = (
+    select(
+        narratives.c.pull_request_id,
+        narratives.c.id,
+        narratives.c.lang,
+        narratives.c.length,
+        narratives.c.cache_key,
+    )
+    .where(narratives.c.pull_request_id.in_(bindparam("ids", expanding=True)))
+    .order_by(narratives.c.id)
+)

@@ -302,9 +302,7 @@ class Store:
 
     def get_pr(self, repository: str, number: int) -> PullRequest:
         with self._engine.connect() as connection:
-            row = connection.execute(
-                _one_pr(select(pull_requests.c.record, pull_requests.c.texts), repository, number)
-            ).first()
+            row = connection.execute(_RECORD_OF_ONE, {"repository": repository, "number": number}).first()
             if row is None:
                 raise NotFound(f"no pull request {repository}#{number} in the database")
             return load_records(connection, [(row[0], row[1])])[0]
@@ -319,7 +317,7 @@ class Store:
     def find_pr_id(self, repository: str, number: int) -> int | None:
         """The stored PR's row id, or None when the PR is not in the store."""
         with self._engine.connect() as connection:
-            row = connection.execute(_one_pr(select(pull_requests.c.id), repository, number)).first()
+            row = connection.execute(_ID_OF_ONE, {"repository": repository, "number": number}).first()
         return None if row is None else int(row[0])
 
     def list_prs(
@@ -586,11 +584,16 @@ def _summary_query(repository: str | None, since: datetime | None, until: dateti
     return query
 
 
-def _one_pr(query: Any, repository: str, number: int) -> Any:
-    """``query`` narrowed to one PR, found by repository name and number."""
+def _one_pr(query: Any) -> Any:
+    """``query`` narrowed to one PR, found by repository name and number (bound parameters)."""
     return query.join(repositories, repositories.c.id == pull_requests.c.repository_id).where(
-        and_(repositories.c.full_name == repository, pull_requests.c.number == number)
+        and_(repositories.c.full_name == bindparam("repository"), pull_requests.c.number == bindparam("number"))
     )
+
+
+# Built once: building a statement costs more than executing it (publishing reads every PR).
+_RECORD_OF_ONE = _one_pr(select(pull_requests.c.record, pull_requests.c.texts))
+_ID_OF_ONE = _one_pr(select(pull_requests.c.id))
 
 
 def _summary(row: Any) -> PRSummary:

@@ -8,7 +8,6 @@ a second one, and a kind with more steps than its share is merged into one last 
 
 from __future__ import annotations
 
-from prdigest.analyzers.pr_text import split_body
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import Facts, FileFact, SymbolChange
@@ -28,7 +27,7 @@ from prdigest.narrate.extractive.step_parts import (
     with_why,
 )
 from prdigest.narrate.extractive.summary import quoted_lead
-from prdigest.narrate.extractive.text import key_sentences
+from prdigest.narrate.extractive.text import body_sections, key_sentences
 from prdigest.words import Phrases
 
 __all__ = ["MAX_STEPS", "implementation_steps"]
@@ -44,7 +43,7 @@ MAX_MERGED_CLAUSES = {"full": 12, "brief": 3}  # changes told in a merged step; 
 
 
 def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
-    body = split_body(pr.body, pr.repository)
+    body = body_sections(pr.body, pr.repository)
     why = WhyFinder(body.motivation, length, ph)
     lead = quoted_lead(pr, ph)
     if lead:

@@ -3,12 +3,12 @@ issues/PRs it cites. With no body, it says so and quotes what the commits list."
 
 from __future__ import annotations
 
-from prdigest.analyzers.pr_text import split_body
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.summary import quoted_lead
 from prdigest.narrate.extractive.text import (
+    body_sections,
     commit_points,
     covered_by,
     key_sentences,
@@ -25,7 +25,7 @@ MAX_PARTS = {"full": 6, "brief": 2}
 
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
     count = 3 if length == "full" else 1
-    paragraphs = split_body(pr.body, pr.repository).motivation
+    paragraphs = body_sections(pr.body, pr.repository).motivation
     lead = quoted_lead(pr, ph)
     # The one-line summary already quotes `lead`; say something else here.
     others = [s for s in sentences(paragraphs) if not covered_by(s, lead)]

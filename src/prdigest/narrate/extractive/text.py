@@ -10,6 +10,7 @@ quote in a report is always something the author wrote.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from prdigest.analyzers.pr_text import BOLD_HEADING as _BOLD_HEADING
 from prdigest.analyzers.pr_text import BULLET as _BULLET
@@ -193,6 +194,19 @@ def sentences_mentioning(paragraphs: list[str], needles: list[str], limit: int =
     return [shorten(s, limit) for s in sentences(paragraphs) if any(n in s.lower() for n in wanted)]
 
 
+def body_sections(body: str, repository: str | None) -> BodySections:
+    """`split_body`, read once per body: a PR is narrated in every language and length, and
+    each narration reads its body several times. The caller gets its own lists."""
+    read = _split_body(body, repository)
+    return BodySections(list(read.motivation), list(read.tests), list(read.summary), list(read.opening))
+
+
+@lru_cache(maxsize=16)
+def _split_body(body: str, repository: str | None) -> BodySections:
+    return split_body(body, repository)
+
+
+@lru_cache(maxsize=64)  # a pure function of strings, asked for per language and length
 def summary_sentence(body: str, limit: int = 220, repository: str | None = None) -> str | None:
     """The author's own one-line statement of what the PR does, if the body has one.
 
@@ -203,7 +217,7 @@ def summary_sentence(body: str, limit: int = 220, repository: str | None = None)
     ("Fixes …", "Add …"). A bare reference ("Reverts #12") says less than the title, and a
     caveat ("Note: …", "However …") is no summary: neither is taken.
     """
-    sections = split_body(body, repository)
+    sections = _split_body(body, repository)  # only read here
     every = with_continuations(sentences(sections.opening))
     chosen = next((s for s in every if _THIS_PR.search(s) and _usable_summary(s)), None)
     if chosen is None:
