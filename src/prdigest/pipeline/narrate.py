@@ -14,9 +14,7 @@ configured model, else the offline one.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -28,6 +26,7 @@ from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
+from prdigest.pipeline.narrative_key import cache_key, input_digests
 from prdigest.store import narrative_store
 from prdigest.store.store import Store
 from prdigest.words import Lang
@@ -40,41 +39,8 @@ class NarrationResult:
     cache_key: str
 
 
-def cache_key(
-    pr: PullRequest,
-    facts: Facts,
-    related: list[RelatedNote],
-    lang: Lang,
-    length: Length,
-    version: str,
-    model: str | None,
-    digests: tuple[str, str] | None = None,
-) -> str:
-    record_digest, facts_digest = digests or input_digests(pr, facts)
-    # The PR record matters too: the narrative quotes the body and the commits.
-    parts = {
-        "head": pr.head_sha or "",
-        "record": record_digest,
-        "facts": facts_digest,
-        "related": [r.model_dump() for r in related],
-        "version": version,
-        "model": model or "",
-        "lang": lang,
-        "length": length,
-    }
-    digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
-    return f"{version}:{digest[:40]}"
-
-
 MAX_BACKOFF = timedelta(days=1)
 FALLBACK_SUFFIX = ":fallback"
-
-
-def input_digests(pr: PullRequest, facts: Facts) -> tuple[str, str]:
-    """(record digest, facts digest): what a narrative's cache key hashes of its inputs. A
-    caller narrating one PR in several languages and lengths computes them once and passes
-    them on, since hashing a record (whole file contents) was most of a cached narration."""
-    return pr.content_hash(), hashlib.sha256(facts.model_dump_json().encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

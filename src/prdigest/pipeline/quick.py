@@ -1,5 +1,6 @@
-"""Answers of the start-up-bound commands that need neither SQLAlchemy, pydantic nor the
-analyzers: ``prdigest analyze`` when nothing is new, ``prdigest report`` of a cached report.
+"""Answers of the start-up-bound commands without SQLAlchemy (and, but for `quick_report`,
+without pydantic or the analyzers): ``prdigest analyze`` when nothing is new, ``prdigest
+report`` of a cached report, and of a PR whose facts and narrative are stored.
 
 Each returns None when it cannot answer for sure, and the command then takes its normal
 path, which would have come to the same answer (tests/pipeline/test_quick.py compares them).
@@ -9,11 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from prdigest.analyzers.versions import facts_key
 from prdigest.store import quick
+
+if TYPE_CHECKING:
+    from prdigest.models.narrative import Length
+
+Choice = tuple[str, str, str]  # (lang, length, format)
 
 
 def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
@@ -61,3 +69,62 @@ def cached_report(db: str | None, repository: str, number: int, lang: str, lengt
         if connection is None:
             return None
         return quick.cached_report(connection, repository, number, lang, length, fmt, code_fingerprint())
+
+
+def quick_report(db: str | None, repository: str, number: int, lang: str, length: str, fmt: str) -> str | None:
+    """The report ``prdigest report`` would write (offline narrator, no --refresh), made with
+    sqlite3 instead of the store when nothing has to be written first: the PR's facts are
+    current and its narrative for ``lang``/``length`` is stored. The document is kept in the
+    report cache as the normal path keeps it. None when it cannot answer for sure."""
+    path = quick.sqlite_path(db)
+    if path is None:
+        return None
+    with quick.reading(path) as connection:
+        if connection is None:
+            return None
+        inputs = quick.report_inputs(connection, repository, number)
+        if inputs is None or inputs.facts is None or inputs.facts_key != facts_key(inputs.record_hash):
+            return None  # unknown PR or facts to analyze: the normal path says so or analyzes
+        text = _render(connection, repository, number, inputs, (lang, length, fmt))
+        if text is not None and inputs.epoch is not None and quick.writable(path):
+            quick.save_report(connection, inputs.pr_id, (lang, length, fmt), code_fingerprint(), text)
+        return text
+
+
+def _render(
+    connection: sqlite3.Connection, repository: str, number: int, inputs: quick.ReportInputs, choice: Choice
+) -> str | None:
+    # The models and renderers load pydantic; `nothing_to_analyze` and `cached_report` need neither.
+    from prdigest.models.facts import Facts
+    from prdigest.models.ledger import LedgerLink
+    from prdigest.models.narrative import Narrative
+    from prdigest.models.pullrequest import PullRequest
+    from prdigest.narrate.extractive import EXTRACTIVE_VERSION
+    from prdigest.pipeline.ledger_place import place_changes
+    from prdigest.pipeline.narrative_key import cache_key
+    from prdigest.pipeline.related_notes import related_notes, same_repository_targets
+    from prdigest.render.build import build_report
+    from prdigest.render.formats import report_format
+    from prdigest.store.ledger_rows import ledger_entry
+    from prdigest.words import Lang
+
+    lang, length, fmt = choice  # checked by the command's options
+    pr = PullRequest.model_validate_json(inputs.record)
+    facts = Facts.model_validate_json(inputs.facts or "")
+    outgoing = quick.links_from(connection, repository, number)
+    titles = quick.titles(connection, repository, same_repository_targets(repository, outgoing))
+    related = related_notes(repository, number, outgoing, titles, quick.links_to(connection, repository, number))
+    key = cache_key(pr, facts, related, cast(Lang, lang), cast("Length", length), EXTRACTIVE_VERSION, None)
+    body = quick.narrative_body(connection, inputs.pr_id, lang, length, key)
+    if body is None:
+        return None  # to narrate and store: the normal path does both
+    narrative = Narrative.model_validate_json(body)
+    ledger: list[LedgerLink] = []
+    if facts.dependencies.changes:
+        from packaging.utils import canonicalize_name
+
+        names = sorted({str(canonicalize_name(c.package)) for c in facts.dependencies.changes})
+        entries = [ledger_entry(row) for row in quick.ledger_rows(connection, repository, names)]
+        ledger = place_changes(number, facts, entries)
+    report = build_report(pr, facts, narrative, cast(Lang, lang), cast("Length", length), ledger=ledger)
+    return report_format(fmt).render(report)

@@ -13,6 +13,7 @@ from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import search_store
 from prdigest.store.file_texts import load_records
+from prdigest.store.links import Link
 from prdigest.store.schema import dependency_changes, fact_labels, facts, pr_links, pull_requests, repositories
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
@@ -25,21 +26,6 @@ class PendingAnalysis:
     number: int
     record_hash: str
     cache_key: str | None  # of the stored facts, None when never analyzed
-
-
-@dataclass(frozen=True)
-class Link:
-    """One reference edge: ``source`` PR mentions ``target`` with ``relation``."""
-
-    source_repository: str
-    source_number: int
-    source_title: str
-    target_repository: str
-    target_number: int
-    target_kind: str
-    relation: str
-    found_in: str
-    evidence: str
 
 
 def analysis_states(store: Store, repository: str | None = None, number: int | None = None) -> list[PendingAnalysis]:

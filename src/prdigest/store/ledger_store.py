@@ -15,6 +15,7 @@ from packaging.utils import canonicalize_name
 from sqlalchemy import Select, and_, func, select
 
 from prdigest.models.ledger import LedgerEntry
+from prdigest.store.ledger_rows import ledger_entry as _entry
 from prdigest.store.read_models import repository_id
 from prdigest.store.schema import dependency_changes, pull_requests, repositories
 from prdigest.store.store import Store
@@ -51,23 +52,6 @@ def _entries_query(repo_id: int) -> Select[Any]:
         .join(repositories, repositories.c.id == pull_requests.c.repository_id)
         .where(_merged(repo_id))
         .order_by(pull_requests.c.merged_at, pull_requests.c.number, dependency_changes.c.position)
-    )
-
-
-def _entry(row: Sequence[Any]) -> LedgerEntry:
-    return LedgerEntry(
-        repository=row[0],
-        number=int(row[1]),
-        title=row[2],
-        merged_at=row[3],
-        path=row[4],
-        package=row[5],
-        before=row[6],
-        after=row[7],
-        kinds=[k for k in str(row[8]).split(",") if k],
-        scope=row[9],
-        condition=row[10],
-        replaced_by=row[11],
     )
 
 

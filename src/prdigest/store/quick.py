@@ -5,7 +5,8 @@ by a few queries; loading SQLAlchemy (and the pydantic models) would cost severa
 work. Every function here answers None (or False) when it cannot decide — another database,
 a missing or read-only file, an older schema, any SQLite error — and the caller then takes
 the normal path through `prdigest.store.Store`, which does the same work (and reports the
-same errors) in full. Nothing here writes.
+same errors) in full. The one write is a rendered report kept in the report cache
+(`save_report`), under the same rules as `prdigest.store.report_cache_store`.
 """
 
 from __future__ import annotations
@@ -14,12 +15,27 @@ import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from prdigest.store.links import Link
 from prdigest.store.revisions import HEAD_REVISION
 
 DB_ENV_VAR = "PRDIGEST_DB"
 BUSY_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """What `report_inputs` reads of one stored PR."""
+
+    pr_id: int
+    record: str
+    record_hash: str
+    facts_key: str | None
+    facts: str | None
+    epoch: int | None
 
 
 def default_database_path() -> Path:
@@ -132,3 +148,120 @@ def cached_report(
         (repository, number, lang, length, fmt, code),
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+def report_inputs(connection: sqlite3.Connection, repository: str, number: int) -> ReportInputs | None:
+    """The stored PR's row id, record (JSON) and record hash, with its facts' cache key and body
+    (None when not analyzed), and the write epoch of this snapshot; None when not stored."""
+    row = connection.execute(
+        "SELECT p.id, p.record, p.record_hash, f.cache_key, f.body FROM pull_requests p "
+        "JOIN repositories r ON r.id = p.repository_id "
+        "LEFT JOIN facts f ON f.pull_request_id = p.id "
+        "WHERE r.full_name = ? AND p.number = ?",
+        (repository, number),
+    ).fetchone()
+    if row is None:
+        return None
+    epoch = connection.execute("SELECT value FROM report_epoch WHERE id = 1").fetchone()
+    return ReportInputs(
+        pr_id=int(row[0]),
+        record=str(row[1]),
+        record_hash=str(row[2]),
+        facts_key=None if row[3] is None else str(row[3]),
+        facts=None if row[4] is None else str(row[4]),
+        epoch=None if epoch is None else int(epoch[0]),
+    )
+
+
+_LINKS = (
+    "SELECT repositories.full_name, pull_requests.number, pull_requests.title, pr_links.target_repository, "
+    "pr_links.target_number, pr_links.target_kind, pr_links.relation, pr_links.found_in, pr_links.evidence "
+    "FROM pr_links JOIN pull_requests ON pull_requests.id = pr_links.pull_request_id "
+    "JOIN repositories ON repositories.id = pull_requests.repository_id "
+)
+
+
+def links_from(connection: sqlite3.Connection, repository: str, number: int) -> list[Link]:
+    """`prdigest.store.facts_store.links_from`, same query."""
+    rows = connection.execute(
+        _LINKS + "WHERE repositories.full_name = ? AND pull_requests.number = ? ORDER BY pr_links.id",
+        (repository, number),
+    )
+    return [Link(*row) for row in rows]
+
+
+def links_to(connection: sqlite3.Connection, repository: str, number: int) -> list[Link]:
+    """`prdigest.store.facts_store.links_to`, same query (so the same order)."""
+    rows = connection.execute(
+        _LINKS + "WHERE pr_links.target_repository = ? AND pr_links.target_number = ? ORDER BY pull_requests.number",
+        (repository, number),
+    )
+    return [Link(*row) for row in rows]
+
+
+def titles(connection: sqlite3.Connection, repository: str, numbers: list[int]) -> dict[int, str]:
+    """`prdigest.store.facts_store.titles`."""
+    if not numbers:
+        return {}
+    marks = ", ".join("?" * len(numbers))
+    rows = connection.execute(
+        "SELECT pull_requests.number, pull_requests.title FROM pull_requests "
+        "JOIN repositories ON repositories.id = pull_requests.repository_id "
+        f"WHERE repositories.full_name = ? AND pull_requests.number IN ({marks})",
+        (repository, *numbers),
+    )
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
+def narrative_body(connection: sqlite3.Connection, pr_id: int, lang: str, length: str, cache_key: str) -> str | None:
+    """The narrative stored under ``cache_key`` (JSON), as `narrative_store.get_narrative` reads it."""
+    row = connection.execute(
+        "SELECT body FROM narratives WHERE pull_request_id = ? AND lang = ? AND length = ? AND cache_key = ?",
+        (pr_id, lang, length, cache_key),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def ledger_rows(connection: sqlite3.Connection, repository: str, packages: list[str]) -> list[tuple[Any, ...]]:
+    """`prdigest.store.ledger_store.ledger_entries`'s rows for canonical package names
+    ``packages`` (the same query, so the same merge order); see `store.ledger_rows`."""
+    if not packages:
+        return []
+    marks = ", ".join("?" * len(packages))
+    return list(
+        connection.execute(
+            "SELECT repositories.full_name, pull_requests.number, pull_requests.title, pull_requests.merged_at, "
+            'dependency_changes.path, dependency_changes.package, dependency_changes."before", '
+            'dependency_changes."after", dependency_changes.kinds, dependency_changes.scope, '
+            "dependency_changes.condition, dependency_changes.replaced_by "
+            "FROM dependency_changes JOIN pull_requests ON pull_requests.id = dependency_changes.pull_request_id "
+            "JOIN repositories ON repositories.id = pull_requests.repository_id "
+            "WHERE pull_requests.repository_id = (SELECT id FROM repositories WHERE full_name = ?) "
+            f"AND pull_requests.merged_at IS NOT NULL AND dependency_changes.package IN ({marks}) "
+            "ORDER BY pull_requests.merged_at, pull_requests.number, dependency_changes.position",
+            (repository, *packages),
+        )
+    )
+
+
+def save_report(connection: sqlite3.Connection, pr_id: int, choice: tuple[str, str, str], code: str, body: str) -> bool:
+    """Store a report rendered from this connection's snapshot (`reading`), as
+    `report_cache_store.save_report` does. The read transaction becomes a write one only if
+    nobody wrote since the snapshot (SQLite refuses otherwise), so the document is stored
+    under the epoch its inputs were read in, or not at all (False)."""
+    lang, length, fmt = choice
+    try:
+        epoch = connection.execute("SELECT value FROM report_epoch WHERE id = 1").fetchone()[0]
+        # Documents of an older epoch can never be shown again.
+        connection.execute("DELETE FROM report_cache WHERE epoch <> ?", (epoch,))
+        connection.execute(
+            "INSERT INTO report_cache (pull_request_id, lang, length, format, code, epoch, body) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (pull_request_id, lang, length, format) DO UPDATE SET "
+            "code = excluded.code, epoch = excluded.epoch, body = excluded.body",
+            (pr_id, lang, length, fmt, code, epoch, body),
+        )
+        connection.execute("COMMIT")
+    except sqlite3.Error:
+        return False
+    return True

@@ -10,7 +10,8 @@ from datetime import datetime
 
 from prdigest.analyzers.lineage import LineageLink, PRKey, lineage_for
 from prdigest.models.facts import Reference, ReferencesFacts
-from prdigest.store.facts_store import Link, links_from, links_to, titles
+from prdigest.store.facts_store import links_from, links_to, titles
+from prdigest.store.links import Link
 from prdigest.store.store import Store
 
 _MAX_NEIGHBOURS = 30

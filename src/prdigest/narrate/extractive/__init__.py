@@ -7,15 +7,6 @@ from __future__ import annotations
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.extractive.discussion import highlights, thread_lines
-from prdigest.narrate.extractive.files import excerpt_notes, file_roles
-from prdigest.narrate.extractive.implementation import implementation_steps
-from prdigest.narrate.extractive.motivation import motivation
-from prdigest.narrate.extractive.related import related_notes
-from prdigest.narrate.extractive.risks import impact, risks
-from prdigest.narrate.extractive.summary import one_line
-from prdigest.narrate.extractive.text import clean_title
-from prdigest.narrate.extractive.verdict import verdict_paragraph
 from prdigest.words import CATALOG, Catalog, Lang
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
@@ -36,6 +27,18 @@ def narrate_extractive(
     *,
     catalog: Catalog = CATALOG,
 ) -> Narrative:
+    # Imported here: they load the analyzers (and tree-sitter), which a report whose
+    # narrative is already stored never needs (`pipeline.quick.quick_report`).
+    from prdigest.narrate.extractive.discussion import highlights, thread_lines
+    from prdigest.narrate.extractive.files import excerpt_notes, file_roles
+    from prdigest.narrate.extractive.implementation import implementation_steps
+    from prdigest.narrate.extractive.motivation import motivation
+    from prdigest.narrate.extractive.related import related_notes
+    from prdigest.narrate.extractive.risks import impact, risks
+    from prdigest.narrate.extractive.summary import one_line
+    from prdigest.narrate.extractive.text import clean_title
+    from prdigest.narrate.extractive.verdict import verdict_paragraph
+
     ph = catalog.phrases(lang)
     return Narrative(
         lang=lang,
