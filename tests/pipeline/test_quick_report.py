@@ -76,21 +76,34 @@ def _normal(db: str, number: int, choice: tuple[str, str, str]) -> str:
         return rendered_report(store, REPO_SLUG, number, lang, length, fmt, None)  # type: ignore[arg-type]
 
 
-def test_every_report_of_every_pr_equals_the_normal_one(runner: CliRunner, db: str) -> None:
+def _narratives(db: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "SELECT pull_request_id, lang, length, cache_key, narrator, model, body, tokens_in, tokens_out, calls, "
+            "seconds FROM narratives ORDER BY pull_request_id, lang, length, cache_key"
+        ).fetchall()
+
+
+def test_every_report_of_every_pr_equals_the_normal_one(runner: CliRunner, db: str, tmp_path: Path) -> None:
+    """From an analyzed database without narratives: the quick path narrates, stores the
+    narrative and the document; the normal path, on a copy, does the same work."""
+    normal_db = tmp_path / "normal.db"
+    normal_db.write_bytes(Path(db).read_bytes())
     numbers = _numbers(db)
     assert {101, 104, 105, 120, 121, 122} <= set(numbers)
     for number in numbers:
         for choice in CHOICES:
-            if choice[2] == "md":  # the first format of a language and length: no narrative stored yet
-                assert quick_report(db, REPO_SLUG, number, *choice) is None
-            expected = _normal(db, number, choice)  # narrates, stores the narrative
-            _forget_reports(db)
+            expected = _normal(str(normal_db), number, choice)
             made = quick_report(db, REPO_SLUG, number, *choice)
             assert made == expected, (number, choice)
             assert cached_report(db, REPO_SLUG, number, *choice) == expected  # and kept
-    # What the command prints is that document too (from the cache now, or made again).
+            _forget_reports(db)  # the next one is made again, from the stored narrative
+            assert quick_report(db, REPO_SLUG, number, *choice) == expected
+    # The narratives stored are the normal path's, row for row.
+    assert _narratives(db) == _narratives(str(normal_db))
+    # What the command prints is that document too.
     _forget_reports(db)
-    assert _run(runner, "report", f"{REPO_SLUG}#104", "--db", db) == _normal(db, 104, ("zh", "full", "md"))
+    assert _run(runner, "report", f"{REPO_SLUG}#104", "--db", db) == _normal(str(normal_db), 104, ("zh", "full", "md"))
 
 
 def test_the_demo_history_exercises_related_work_and_the_ledger(db: str) -> None:
@@ -106,12 +119,9 @@ def test_the_demo_history_exercises_related_work_and_the_ledger(db: str) -> None
     assert seen_ledger
 
 
-def test_it_steps_aside_when_something_must_be_written(runner: CliRunner, db: str) -> None:
+def test_it_steps_aside_when_something_must_be_written_first(db: str) -> None:
     choice = ("en", "full", "md")
-    _normal(db, 103, choice)
-    _forget_reports(db)
     assert quick_report(db, REPO_SLUG, 103, *choice) is not None
-    _forget_reports(db)
     # Facts older than the record: the normal path analyzes again first.
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE pull_requests SET record_hash = 'changed' || record_hash WHERE number = 103")
@@ -120,6 +130,25 @@ def test_it_steps_aside_when_something_must_be_written(runner: CliRunner, db: st
     assert quick_report(db, REPO_SLUG, 9999, *choice) is None
     assert quick_report(db, "other/repo", 103, *choice) is None
     assert quick_report(f"sqlite:///{db}", REPO_SLUG, 104, *choice) is None
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a read-only file")
+def test_a_read_only_database_is_read_not_written(db: str, tmp_path: Path) -> None:
+    choice = ("zh", "full", "json")
+    expected = _normal(str(_copy(db, tmp_path / "normal.db")), 106, choice)
+    before = _narratives(db)
+    Path(db).chmod(0o444)
+    try:
+        assert quick_report(db, REPO_SLUG, 106, *choice) == expected
+    finally:
+        Path(db).chmod(0o644)
+    assert _narratives(db) == before
+    assert cached_report(db, REPO_SLUG, 106, *choice) is None
+
+
+def _copy(db: str, to: Path) -> Path:
+    to.write_bytes(Path(db).read_bytes())
+    return to
 
 
 def test_a_report_made_on_a_moved_snapshot_is_not_kept(db: str) -> None:

@@ -19,7 +19,7 @@ from prdigest.analyzers.versions import facts_key
 from prdigest.store import quick
 
 if TYPE_CHECKING:
-    from prdigest.models.narrative import Length
+    from prdigest.models.narrative import Length, Narrative
 
 Choice = tuple[str, str, str]  # (lang, length, format)
 
@@ -73,9 +73,9 @@ def cached_report(db: str | None, repository: str, number: int, lang: str, lengt
 
 def quick_report(db: str | None, repository: str, number: int, lang: str, length: str, fmt: str) -> str | None:
     """The report ``prdigest report`` would write (offline narrator, no --refresh), made with
-    sqlite3 instead of the store when nothing has to be written first: the PR's facts are
-    current and its narrative for ``lang``/``length`` is stored. The document is kept in the
-    report cache as the normal path keeps it. None when it cannot answer for sure."""
+    sqlite3 instead of the store when the PR's facts are current: its offline narrative is
+    read, or made and stored as the normal path stores it, and the document is kept in the
+    report cache. None when it cannot answer for sure (the normal path then does the work)."""
     path = quick.sqlite_path(db)
     if path is None:
         return None
@@ -85,21 +85,25 @@ def quick_report(db: str | None, repository: str, number: int, lang: str, length
         inputs = quick.report_inputs(connection, repository, number)
         if inputs is None or inputs.facts is None or inputs.facts_key != facts_key(inputs.record_hash):
             return None  # unknown PR or facts to analyze: the normal path says so or analyzes
-        text = _render(connection, repository, number, inputs, (lang, length, fmt))
-        if text is not None and inputs.epoch is not None and quick.writable(path):
-            quick.save_report(connection, inputs.pr_id, (lang, length, fmt), code_fingerprint(), text)
-        return text
+        # A read-only file: narrated, not cached (as the store does).
+        keep = inputs.epoch is not None and quick.writable(path)
+        return _report(connection, repository, number, inputs, (lang, length, fmt), keep)
 
 
-def _render(
-    connection: sqlite3.Connection, repository: str, number: int, inputs: quick.ReportInputs, choice: Choice
+def _report(
+    connection: sqlite3.Connection,
+    repository: str,
+    number: int,
+    inputs: quick.ReportInputs,
+    choice: Choice,
+    keep: bool,
 ) -> str | None:
     # The models and renderers load pydantic; `nothing_to_analyze` and `cached_report` need neither.
     from prdigest.models.facts import Facts
     from prdigest.models.ledger import LedgerLink
     from prdigest.models.narrative import Narrative
     from prdigest.models.pullrequest import PullRequest
-    from prdigest.narrate.extractive import EXTRACTIVE_VERSION
+    from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
     from prdigest.pipeline.ledger_place import place_changes
     from prdigest.pipeline.narrative_key import cache_key
     from prdigest.pipeline.related_notes import related_notes, same_repository_targets
@@ -108,16 +112,20 @@ def _render(
     from prdigest.store.ledger_rows import ledger_entry
     from prdigest.words import Lang
 
-    lang, length, fmt = choice  # checked by the command's options
+    lang, length, fmt = cast(Lang, choice[0]), cast("Length", choice[1]), choice[2]  # checked by the options
     pr = PullRequest.model_validate_json(inputs.record)
     facts = Facts.model_validate_json(inputs.facts or "")
     outgoing = quick.links_from(connection, repository, number)
     titles = quick.titles(connection, repository, same_repository_targets(repository, outgoing))
     related = related_notes(repository, number, outgoing, titles, quick.links_to(connection, repository, number))
-    key = cache_key(pr, facts, related, cast(Lang, lang), cast("Length", length), EXTRACTIVE_VERSION, None)
+    key = cache_key(pr, facts, related, lang, length, EXTRACTIVE_VERSION, None)
     body = quick.narrative_body(connection, inputs.pr_id, lang, length, key)
     if body is None:
-        return None  # to narrate and store: the normal path does both
+        made = narrate_extractive(pr, facts, related, lang, length)
+        body = made.model_dump_json()
+        if keep and not quick.save_narrative(connection, inputs.pr_id, _narrative_row(made, key, body)):
+            return None  # someone wrote since this snapshot was read: the normal path reads again
+    # Read back from its JSON, as the normal path renders a narrative it has just stored.
     narrative = Narrative.model_validate_json(body)
     ledger: list[LedgerLink] = []
     if facts.dependencies.changes:
@@ -126,5 +134,23 @@ def _render(
         names = sorted({str(canonicalize_name(c.package)) for c in facts.dependencies.changes})
         entries = [ledger_entry(row) for row in quick.ledger_rows(connection, repository, names)]
         ledger = place_changes(number, facts, entries)
-    report = build_report(pr, facts, narrative, cast(Lang, lang), cast("Length", length), ledger=ledger)
-    return report_format(fmt).render(report)
+    text = report_format(fmt).render(build_report(pr, facts, narrative, lang, length, ledger=ledger))
+    if keep:
+        quick.save_report(connection, inputs.pr_id, choice, code_fingerprint(), text)
+    return text
+
+
+def _narrative_row(narrative: Narrative, key: str, body: str) -> quick.NarrativeRow:
+    cost = narrative.cost
+    return quick.NarrativeRow(
+        lang=narrative.lang,
+        length=narrative.length,
+        cache_key=key,
+        narrator=narrative.narrator,
+        model=cost.model,
+        body=body,
+        tokens_in=cost.tokens_in,
+        tokens_out=cost.tokens_out,
+        calls=cost.calls,
+        seconds=cost.seconds,
+    )

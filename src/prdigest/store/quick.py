@@ -5,8 +5,9 @@ by a few queries; loading SQLAlchemy (and the pydantic models) would cost severa
 work. Every function here answers None (or False) when it cannot decide — another database,
 a missing or read-only file, an older schema, any SQLite error — and the caller then takes
 the normal path through `prdigest.store.Store`, which does the same work (and reports the
-same errors) in full. The one write is a rendered report kept in the report cache
-(`save_report`), under the same rules as `prdigest.store.report_cache_store`.
+same errors) in full. The writes are those of a first report: its offline narrative
+(`save_narrative`, as `narrative_store` stores it) and the rendered document
+(`save_report`, under the rules of `prdigest.store.report_cache_store`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +246,64 @@ def ledger_rows(connection: sqlite3.Connection, repository: str, packages: list[
     )
 
 
+@dataclass(frozen=True)
+class NarrativeRow:
+    """A narrative as `narrative_store.save_narratives` stores it (its JSON ``body`` and cost)."""
+
+    lang: str
+    length: str
+    cache_key: str
+    narrator: str
+    model: str | None
+    body: str
+    tokens_in: int
+    tokens_out: int
+    calls: int
+    seconds: float
+
+
+def save_narrative(connection: sqlite3.Connection, pr_id: int, row: NarrativeRow) -> bool:
+    """Store a narrative made from this connection's snapshot, replacing what
+    `narrative_store.save_narratives` replaces (the same key, or the same narrator and model);
+    committed with the report by `save_report`. False (nothing written) when someone wrote
+    since the snapshot, or the file cannot be written."""
+    same_model = "model IS NULL" if row.model is None else "model = ?"
+    try:
+        connection.execute(
+            "DELETE FROM narratives WHERE pull_request_id = ? AND lang = ? AND length = ? "
+            f"AND (cache_key = ? OR (narrator = ? AND {same_model}))",
+            (pr_id, row.lang, row.length, row.cache_key, row.narrator, *(() if row.model is None else (row.model,))),
+        )
+        connection.execute(
+            "INSERT INTO narratives (pull_request_id, lang, length, cache_key, narrator, model, body, "
+            "tokens_in, tokens_out, calls, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                pr_id,
+                row.lang,
+                row.length,
+                row.cache_key,
+                row.narrator,
+                row.model,
+                row.body,
+                row.tokens_in,
+                row.tokens_out,
+                row.calls,
+                row.seconds,
+                # SQLAlchemy's SQLite DATETIME text, naive UTC as the store writes it
+                datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds"),
+            ),
+        )
+    except sqlite3.Error:
+        _rollback(connection)
+        return False
+    return True
+
+
+def _rollback(connection: sqlite3.Connection) -> None:
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")
+
+
 def save_report(connection: sqlite3.Connection, pr_id: int, choice: tuple[str, str, str], code: str, body: str) -> bool:
     """Store a report rendered from this connection's snapshot (`reading`), as
     `report_cache_store.save_report` does. The read transaction becomes a write one only if
@@ -263,5 +323,6 @@ def save_report(connection: sqlite3.Connection, pr_id: int, choice: tuple[str, s
         )
         connection.execute("COMMIT")
     except sqlite3.Error:
+        _rollback(connection)
         return False
     return True
