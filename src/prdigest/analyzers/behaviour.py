@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from prdigest.analyzers.symbols.py_pieces import PYTHON
+from prdigest.analyzers.title_rules import is_revert as is_revert  # re-exported: the text rules live apart
+from prdigest.analyzers.title_rules import is_typo_fix as is_typo_fix  # for the narrator (no syntax)
 from prdigest.diff import file_diff
-from prdigest.models.pullrequest import FileChange, FileStatus, PullRequest
+from prdigest.models.pullrequest import FileChange, FileStatus
 
 # Comment lines of the common languages; `#include` / `#define` (C preprocessor) are code.
 _COMMENT = re.compile(
@@ -25,26 +27,6 @@ _COMMENT = re.compile(
 _VERSION_LINE = re.compile(
     r"""^\s*(?:__version__|VERSION|version|__VERSION__|_version)\s*[:=]\s*(?:\w+\s*=\s*)?["'][^"']*["']\s*,?\s*$"""
 )
-_REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert\b", re.IGNORECASE)
-_REVERT_BODY = re.compile(r"\bThis reverts commit [0-9a-f]{7,40}\b")
-# A typo fix by its title: typo, spelling, misspelled, 错别字, 拼写, or "fix grammar" (prose);
-# "grammar for X" / "grammar of X" is a parser's grammar, a real change.
-_TYPO_TITLE = re.compile(
-    r"\b(?:typos?|spelling|misspell\w*)\b|错别字|拼写|笔误|"
-    r"\b(?:fix(?:es|ed|ing)?|correct(?:s|ed|ing)?)\s+(?:\w+\s+){0,2}?grammar\b(?!\s+(?:for|of|to)\b)",
-    re.IGNORECASE,
-)
-
-
-def is_revert(pr: PullRequest) -> bool:
-    """The title says "Revert …" or the body carries git's "This reverts commit <sha>"."""
-    return bool(_REVERT_TITLE.match(pr.title) or _REVERT_BODY.search(pr.body))
-
-
-def is_typo_fix(pr: PullRequest) -> bool:
-    """The title says it fixes a typo, a spelling or the grammar of prose (one rule for the
-    verdict, the regression-test check and the one-line summary)."""
-    return _TYPO_TITLE.search(pr.title) is not None
 
 
 @dataclass(frozen=True)

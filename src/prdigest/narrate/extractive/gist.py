@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from prdigest.analyzers.behaviour import is_typo_fix
+from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.selection import is_private, key_files, ranked_symbols
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
