@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from prdigest.models.factories import new_list
+
 FACTS_SCHEMA_VERSION = 2
 
 
@@ -60,11 +62,11 @@ class FileFact(_Fact):
 
 
 class FilesFacts(_Fact):
-    files: list[FileFact] = Field(default_factory=list)
+    files: list[FileFact] = Field(default_factory=new_list)
     total_files: int = 0
     total_additions: int = 0
     total_deletions: int = 0
-    modules: list[str] = Field(default_factory=list)
+    modules: list[str] = Field(default_factory=new_list)
 
     def key_files(self) -> list[FileFact]:
         return [f for f in self.files if f.is_key]
@@ -132,12 +134,12 @@ class CodeEdit(_Fact):
 
 
 class SymbolsFacts(_Fact):
-    symbols: list[SymbolChange] = Field(default_factory=list)
-    excerpts: list[CodeExcerpt] = Field(default_factory=list)  # in `key_order`, the central change first
+    symbols: list[SymbolChange] = Field(default_factory=new_list)
+    excerpts: list[CodeExcerpt] = Field(default_factory=new_list)  # in `key_order`, the central change first
     # The key files, most important first (see prdigest.analyzers.importance); empty in old facts.
-    key_order: list[str] = Field(default_factory=list)
+    key_order: list[str] = Field(default_factory=new_list)
     # What the code change does, statement by statement (see prdigest.analyzers.symbols.edits).
-    edits: list[CodeEdit] = Field(default_factory=list)
+    edits: list[CodeEdit] = Field(default_factory=new_list)
 
 
 # --- dependencies ----------------------------------------------------------------------
@@ -174,11 +176,11 @@ class DependencyChange(_Fact):
     package: str
     before: str | None = None  # the requirement text before (None when added)
     after: str | None = None  # the requirement text after (None when removed)
-    kinds: list[DependencyChangeKind] = Field(default_factory=list)
+    kinds: list[DependencyChangeKind] = Field(default_factory=new_list)
     source_kind: Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other"] = "requirements"
-    versions_considered: list[str] = Field(default_factory=list)
-    newly_admitted: list[str] = Field(default_factory=list)
-    newly_excluded: list[str] = Field(default_factory=list)
+    versions_considered: list[str] = Field(default_factory=new_list)
+    newly_admitted: list[str] = Field(default_factory=new_list)
+    newly_excluded: list[str] = Field(default_factory=new_list)
     variant_family: str | None = None  # e.g. "cupy" for cupy-cuda12x / cupy-cuda13x
     scope: DependencyScope = "unknown"
     # where in the manifest: "dependencies", "optional:<extra>", "extra:<extra>", "group:<name>",
@@ -187,7 +189,7 @@ class DependencyChange(_Fact):
     # "replaced-by": the package that takes the removed one's place (same family).
     replaced_by: str | None = None
     # "added" in place of removed members of its family: the packages it replaces.
-    replaces: list[str] = Field(default_factory=list)
+    replaces: list[str] = Field(default_factory=new_list)
     # A build switch in setup.py that chooses this specifier (``IS_RELEASE`` / ``not IS_RELEASE``).
     condition: str | None = None
 
@@ -195,13 +197,13 @@ class DependencyChange(_Fact):
 class DependencyFinding(_Fact):
     kind: Literal["variant-conflict", "duplicated-rewrite", "unparsable"]
     detail: str
-    paths: list[str] = Field(default_factory=list)
-    packages: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=new_list)
+    packages: list[str] = Field(default_factory=new_list)
 
 
 class DependenciesFacts(_Fact):
-    changes: list[DependencyChange] = Field(default_factory=list)
-    findings: list[DependencyFinding] = Field(default_factory=list)
+    changes: list[DependencyChange] = Field(default_factory=new_list)
+    findings: list[DependencyFinding] = Field(default_factory=new_list)
 
 
 # --- tests and CI ----------------------------------------------------------------------
@@ -210,9 +212,9 @@ class DependenciesFacts(_Fact):
 class TestsCIFacts(_Fact):
     source_changed: bool = False
     tests_changed: bool = False
-    test_files: list[str] = Field(default_factory=list)  # tests added, modified or renamed
+    test_files: list[str] = Field(default_factory=new_list)  # tests added, modified or renamed
     # Tests deleted by the PR: a deletion is not a test "updated alongside the change".
-    removed_test_files: list[str] = Field(default_factory=list)
+    removed_test_files: list[str] = Field(default_factory=new_list)
     # a behaviour-changing source change (not a revert, typo fix, version bump or comment edit),
     # no test added or updated, on a complete file list
     missing_tests: bool = False
@@ -220,8 +222,8 @@ class TestsCIFacts(_Fact):
     # would rest on files nobody saw.
     files_known: bool = True
     ci_changed: bool = False
-    ci_files: list[str] = Field(default_factory=list)
-    ci_jobs: list[str] = Field(default_factory=list)  # job names / patterns touched
+    ci_files: list[str] = Field(default_factory=new_list)
+    ci_jobs: list[str] = Field(default_factory=new_list)  # job names / patterns touched
     ci_only: bool = False
 
 
@@ -271,18 +273,18 @@ class Deferral(_Fact):
 
     evidence: str  # the sentence, shortened
     where: Literal["title", "body", "commit", "comment", "review", "code"] = "body"
-    waits_for: list[int] = Field(default_factory=list)  # same-repository numbers it waits for
-    versions: list[str] = Field(default_factory=list)  # versions it waits for ("14.1.1")
-    words: list[str] = Field(default_factory=list)  # package-like words it names, lowercased
+    waits_for: list[int] = Field(default_factory=new_list)  # same-repository numbers it waits for
+    versions: list[str] = Field(default_factory=new_list)  # versions it waits for ("14.1.1")
+    words: list[str] = Field(default_factory=new_list)  # package-like words it names, lowercased
 
 
 class ReferencesFacts(_Fact):
-    references: list[Reference] = Field(default_factory=list)
-    reverted_commits: list[str] = Field(default_factory=list)  # SHAs from "This reverts commit ..."
+    references: list[Reference] = Field(default_factory=new_list)
+    reverted_commits: list[str] = Field(default_factory=new_list)  # SHAs from "This reverts commit ..."
     # Left out of the JSON when empty: the cross-PR pass finds the PRs that have some by text.
-    deferrals: list[Deferral] = Field(default_factory=list, exclude_if=lambda value: not value)
+    deferrals: list[Deferral] = Field(default_factory=new_list, exclude_if=lambda value: not value)
     # Numbers named by TODO/FIXME lines this PR removes ("# TODO(#61)" deleted): work done.
-    todos_removed: list[int] = Field(default_factory=list, exclude_if=lambda value: not value)
+    todos_removed: list[int] = Field(default_factory=new_list, exclude_if=lambda value: not value)
 
 
 # --- lineage: what other PRs of the repository did to this one -------------------------
@@ -315,22 +317,22 @@ class RestoreDiff(_Fact):
 
     original: int  # the PR whose change is brought back
     identical: bool = False  # the same added lines, file by file
-    files_not_restored: list[str] = Field(default_factory=list)
-    files_new: list[str] = Field(default_factory=list)
-    symbols_not_restored: list[str] = Field(default_factory=list)  # "path:name" added/changed by the original only
-    symbols_new: list[str] = Field(default_factory=list)
-    lines_not_restored: list[DiffLine] = Field(default_factory=list)  # the original's added lines left out
-    lines_new: list[DiffLine] = Field(default_factory=list)  # added lines the original did not have
+    files_not_restored: list[str] = Field(default_factory=new_list)
+    files_new: list[str] = Field(default_factory=new_list)
+    symbols_not_restored: list[str] = Field(default_factory=new_list)  # "path:name" added/changed by the original only
+    symbols_new: list[str] = Field(default_factory=new_list)
+    lines_not_restored: list[DiffLine] = Field(default_factory=new_list)  # the original's added lines left out
+    lines_new: list[DiffLine] = Field(default_factory=new_list)  # added lines the original did not have
     more_lines_not_restored: int = 0
     more_lines_new: int = 0
 
 
 class LineageFacts(_Fact):
-    reverted_by: list[LineageEvent] = Field(default_factory=list)
-    restored_by: list[LineageEvent] = Field(default_factory=list)
-    follows_up: list[FollowUp] = Field(default_factory=list)
-    followed_up_by: list[FollowUp] = Field(default_factory=list)
-    restore_diffs: list[RestoreDiff] = Field(default_factory=list)
+    reverted_by: list[LineageEvent] = Field(default_factory=new_list)
+    restored_by: list[LineageEvent] = Field(default_factory=new_list)
+    follows_up: list[FollowUp] = Field(default_factory=new_list)
+    followed_up_by: list[FollowUp] = Field(default_factory=new_list)
+    restore_diffs: list[RestoreDiff] = Field(default_factory=new_list)
 
     def is_empty(self) -> bool:
         return not (
@@ -357,8 +359,8 @@ class DiscussionThread(_Fact):
     path: str | None = None
     line: int | None = None
     origin: Literal["review-thread", "conversation", "review"] = "review-thread"
-    participants: list[str] = Field(default_factory=list)
-    quotes: list[Quote] = Field(default_factory=list)
+    participants: list[str] = Field(default_factory=new_list)
+    quotes: list[Quote] = Field(default_factory=new_list)
     automated: bool = False  # opened by a code-review bot with a substantive point
     # The code the opening comment proposes in a GitHub suggestion block ("" = delete the
     # lines), None when it proposes none. For a suggestion-only comment it is the point.
@@ -366,13 +368,13 @@ class DiscussionThread(_Fact):
 
 
 class DiscussionFacts(_Fact):
-    threads: list[DiscussionThread] = Field(default_factory=list)
+    threads: list[DiscussionThread] = Field(default_factory=new_list)
     review_comment_count: int = 0
     conversation_comment_count: int = 0
     bot_notice_count: int = 0  # merge-bot noise: rebase needed, pre-commit failed, /ci run
-    approvals: list[str] = Field(default_factory=list)
-    changes_requested_by: list[str] = Field(default_factory=list)
-    participants: list[str] = Field(default_factory=list)
+    approvals: list[str] = Field(default_factory=new_list)
+    changes_requested_by: list[str] = Field(default_factory=new_list)
+    participants: list[str] = Field(default_factory=new_list)
 
 
 # --- risks and verdict -----------------------------------------------------------------
@@ -387,12 +389,12 @@ class RiskTag(_Fact):
     label_en: str
     evidence: str  # the fact that triggered it, in English (joined when several did)
     severity: Severity = "low"
-    items: list[Evidence] = Field(default_factory=list)  # the same facts, language-neutral
+    items: list[Evidence] = Field(default_factory=new_list)  # the same facts, language-neutral
     more: int = 0  # triggers beyond `items`
 
 
 class RisksFacts(_Fact):
-    tags: list[RiskTag] = Field(default_factory=list)
+    tags: list[RiskTag] = Field(default_factory=new_list)
 
 
 class VerdictLevel(StrEnum):
@@ -410,13 +412,13 @@ class VerdictReason(_Fact):
     code: str  # e.g. "core-change", "fix", "lineage", "design-trap", "dependency-decision", "docs-only"
     detail: str  # in English
     weight: float = 0.0
-    items: list[Evidence] = Field(default_factory=list)  # the detail, language-neutral
+    items: list[Evidence] = Field(default_factory=new_list)  # the detail, language-neutral
 
 
 class VerdictFacts(_Fact):
     level: VerdictLevel = VerdictLevel.SKIP
     score: float = 0.0
-    reasons: list[VerdictReason] = Field(default_factory=list)
+    reasons: list[VerdictReason] = Field(default_factory=new_list)
 
 
 # --- what the source could see ------------------------------------------------------------
@@ -442,7 +444,7 @@ class CoverageFacts(_Fact):
     file_list: FileListState = "complete"
     files_listed: int = 0
     files_expected: int | None = None  # what the source says the PR changed, when it says
-    gaps: list[GapCode] = Field(default_factory=list)
+    gaps: list[GapCode] = Field(default_factory=new_list)
 
     @property
     def files_known(self) -> bool:

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from pydantic import Field
 
+from prdigest.models.factories import new_list
 from prdigest.models.facts import VerdictName
 from prdigest.models.narrative import NarratorName
 from prdigest.models.report import PrintablePart
@@ -34,7 +35,7 @@ class FeedItem(PrintablePart):
     one_line: str = ""
     narrator: NarratorName = "extractive"
     gaps: list[str] = Field(
-        default_factory=list, description="what the source could not see (file list, review data), as sentences"
+        default_factory=new_list, description="what the source could not see (file list, review data), as sentences"
     )
 
     @property
@@ -49,4 +50,4 @@ class Feed(PrintablePart):
     since: datetime | None = None
     until: datetime | None = None
     updated: datetime | None = Field(default=None, description="time of the newest item")
-    items: list[FeedItem] = Field(default_factory=list)
+    items: list[FeedItem] = Field(default_factory=new_list)

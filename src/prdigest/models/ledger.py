@@ -10,6 +10,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from prdigest.models.factories import new_list
+
 
 class LedgerEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -22,7 +24,7 @@ class LedgerEntry(BaseModel):
     package: str
     before: str | None = Field(default=None, description="the requirement before; null when the PR added it")
     after: str | None = Field(default=None, description="the requirement after; null when the PR removed it")
-    kinds: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=new_list)
     scope: str = "unknown"
     condition: str | None = None
     replaced_by: str | None = None

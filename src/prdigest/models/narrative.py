@@ -13,6 +13,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from prdigest.models.factories import new_list
 from prdigest.words import Lang
 
 Length = Literal["full", "brief"]
@@ -106,20 +107,20 @@ class Narrative(_Prose):
     one_line: str
     recommendation: str
     motivation: str
-    implementation: list[ImplementationStep] = Field(default_factory=list)
-    file_roles: list[FileRole] = Field(default_factory=list)
-    excerpt_notes: list[ExcerptNote] = Field(default_factory=list)
-    discussion_highlights: list[DiscussionHighlight] = Field(default_factory=list)
-    thread_lines: list[ThreadLine] = Field(default_factory=list)
-    risks: list[str] = Field(default_factory=list)
+    implementation: list[ImplementationStep] = Field(default_factory=new_list)
+    file_roles: list[FileRole] = Field(default_factory=new_list)
+    excerpt_notes: list[ExcerptNote] = Field(default_factory=new_list)
+    discussion_highlights: list[DiscussionHighlight] = Field(default_factory=new_list)
+    thread_lines: list[ThreadLine] = Field(default_factory=new_list)
+    risks: list[str] = Field(default_factory=new_list)
     impact: Impact = Field(default_factory=Impact)
-    related: list[RelatedNote] = Field(default_factory=list)
+    related: list[RelatedNote] = Field(default_factory=new_list)
     feed_title: str
     feed_paragraph: str
     # Sections the LLM narrator could not write validly; they hold extractive text.
-    fallback_sections: list[SectionName] = Field(default_factory=list)
+    fallback_sections: list[SectionName] = Field(default_factory=new_list)
     # What the LLM prompt left out to fit its token budget (paths, or "N more files").
-    omitted_from_prompt: list[str] = Field(default_factory=list)
+    omitted_from_prompt: list[str] = Field(default_factory=new_list)
     # Unknown paths / symbols / PR numbers the validator removed from LLM prose.
     removed_mentions: int = 0
     # Why the configured LLM's text is not used at all ("" when it is, or none was asked):

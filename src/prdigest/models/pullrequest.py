@@ -14,6 +14,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from prdigest.models.factories import new_list
+
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
@@ -66,7 +68,7 @@ class Commit(_Record):
     sha: str
     author: str
     author_email: str | None = None
-    co_authors: list[str] = Field(default_factory=list)
+    co_authors: list[str] = Field(default_factory=new_list)
     committed_at: datetime | None = None
     message: str = ""
 
@@ -108,7 +110,7 @@ class ReviewThread(_Record):
     line: int | None = None
     original_line: int | None = None
     diff_hunk: str | None = None
-    comments: list[ReviewComment] = Field(default_factory=list)
+    comments: list[ReviewComment] = Field(default_factory=new_list)
     # None when the source does not know (REST review comments carry no resolution).
     resolved: bool | None = None
     outdated: bool | None = None
@@ -140,26 +142,28 @@ class PullRequest(_Record):
     base_sha: str | None = None
     head_sha: str | None = None
     merge_commit_sha: str | None = None
-    labels: list[str] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=new_list)
     additions: int = 0
     deletions: int = 0
-    files: list[FileChange] = Field(default_factory=list)
+    files: list[FileChange] = Field(default_factory=new_list)
     # True when the source could not list every file (GitHub stops at 3,000).
     files_truncated: bool = False
     changed_files_count: int | None = None
-    commits: list[Commit] = Field(default_factory=list)
-    reviews: list[Review] = Field(default_factory=list)
-    review_threads: list[ReviewThread] = Field(default_factory=list)
-    comments: list[Comment] = Field(default_factory=list)
-    closing_issues: list[int] = Field(default_factory=list)
+    commits: list[Commit] = Field(default_factory=new_list)
+    reviews: list[Review] = Field(default_factory=new_list)
+    review_threads: list[ReviewThread] = Field(default_factory=new_list)
+    comments: list[Comment] = Field(default_factory=new_list)
+    closing_issues: list[int] = Field(default_factory=new_list)
     source: str = "git"  # git | github | bundle
     # Why the source knows this PR only in part: codes from `IncompleteReason` (values are
     # strings so a newer source's codes still load). Empty, it is left out of the JSON, so
     # complete records (nearly all) keep their stored form and content hash.
-    incomplete: list[str] = Field(default_factory=list, exclude_if=lambda reasons: not reasons)
+    incomplete: list[str] = Field(default_factory=new_list, exclude_if=lambda reasons: not reasons)
     # Other main-line commits with the same number (a git source's number collision), left
     # out of the JSON when empty for the same reason as `incomplete`.
-    same_number_commits: list[SameNumberCommit] = Field(default_factory=list, exclude_if=lambda commits: not commits)
+    same_number_commits: list[SameNumberCommit] = Field(
+        default_factory=new_list, exclude_if=lambda commits: not commits
+    )
 
     @field_validator("repository")
     @classmethod

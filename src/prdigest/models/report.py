@@ -12,6 +12,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from prdigest.models.factories import new_list
 from prdigest.models.facts import Severity, VerdictName
 from prdigest.models.narrative import Length, NarratorName
 from prdigest.text import printable_values
@@ -61,7 +62,7 @@ class KeyFile(PrintablePart):
     module_label: str = Field(description="module name in the output language")
     category: str
     type: str
-    symbols: list[str] = Field(default_factory=list, description="changed symbols in this file, most telling first")
+    symbols: list[str] = Field(default_factory=new_list, description="changed symbols in this file, most telling first")
     symbols_more: int = Field(default=0, description="changed symbols of this file not listed in `symbols`")
     additions: int = 0
     deletions: int = 0
@@ -108,12 +109,12 @@ class Discussion(PrintablePart):
     review_data: bool = Field(
         default=True, description="false when the source holds no review data: the counts are unknown, not zero"
     )
-    highlights: list[Highlight] = Field(default_factory=list)
-    threads: list[ThreadLine] = Field(default_factory=list)
+    highlights: list[Highlight] = Field(default_factory=new_list)
+    threads: list[ThreadLine] = Field(default_factory=new_list)
     review_comment_count: int = 0
     conversation_comment_count: int = 0
     bot_notice_count: int = 0
-    approvals: list[str] = Field(default_factory=list)
+    approvals: list[str] = Field(default_factory=new_list)
 
 
 class RiskTagItem(PrintablePart):
@@ -130,9 +131,9 @@ class Impact(PrintablePart):
 
 
 class RisksAndImpact(PrintablePart):
-    risks: list[str] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=new_list)
     impact: Impact = Field(default_factory=Impact)
-    tags: list[RiskTagItem] = Field(default_factory=list)
+    tags: list[RiskTagItem] = Field(default_factory=new_list)
 
 
 class RelatedItem(PrintablePart):
@@ -151,8 +152,8 @@ class Coverage(PrintablePart):
 
     review_data: bool = Field(default=True, description="false when the source holds no review data (a git history)")
     file_list: str = Field(default="complete", description="complete | partial | unknown")
-    gaps: list[str] = Field(default_factory=list, description="gap codes: file-list-missing, ...")
-    notes: list[str] = Field(default_factory=list, description="each gap as a sentence in the output language")
+    gaps: list[str] = Field(default_factory=new_list, description="gap codes: file-list-missing, ...")
+    notes: list[str] = Field(default_factory=new_list, description="each gap as a sentence in the output language")
 
 
 class LedgerStep(PrintablePart):
@@ -178,7 +179,7 @@ class Verdict(PrintablePart):
     level: VerdictName
     label: str
     score: float = 0.0
-    reasons: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=new_list)
     paragraph: str = Field(default="", description="the feed paragraph: verdict first, then why")
 
 
@@ -189,7 +190,7 @@ class NarratorInfo(PrintablePart):
     tokens_out: int = 0
     calls: int = 0
     seconds: float = 0.0
-    fallback_sections: list[str] = Field(default_factory=list)
+    fallback_sections: list[str] = Field(default_factory=new_list)
     removed_mentions: int = 0
 
 
@@ -203,15 +204,15 @@ class Report(PrintablePart):
     coverage: Coverage = Field(default_factory=Coverage)
     summary: Summary
     motivation: str
-    implementation: list[Step] = Field(default_factory=list)
-    key_files: list[KeyFile] = Field(default_factory=list)
-    key_symbols: list[KeySymbol] = Field(default_factory=list, description="empty: none identified")
+    implementation: list[Step] = Field(default_factory=new_list)
+    key_files: list[KeyFile] = Field(default_factory=new_list)
+    key_symbols: list[KeySymbol] = Field(default_factory=new_list, description="empty: none identified")
     key_symbols_more: int = Field(default=0, description="changed symbols not listed in `key_symbols`")
-    key_code: list[KeyExcerpt] = Field(default_factory=list)
+    key_code: list[KeyExcerpt] = Field(default_factory=new_list)
     discussion: Discussion
     risks: RisksAndImpact
-    related: list[RelatedItem] = Field(default_factory=list)
-    dependency_history: list[DependencyHistoryItem] = Field(default_factory=list)
+    related: list[RelatedItem] = Field(default_factory=new_list)
+    dependency_history: list[DependencyHistoryItem] = Field(default_factory=new_list)
     verdict: Verdict
     narrator: NarratorInfo
-    omitted_from_prompt: list[str] = Field(default_factory=list)
+    omitted_from_prompt: list[str] = Field(default_factory=new_list)

@@ -81,6 +81,10 @@ def reading(path: Path) -> Iterator[sqlite3.Connection | None]:
         return
     with closing(connection):
         try:
+            # What the store sets: a report's writes (`save_narrative`, `save_report`) are
+            # durable under WAL without a sync at each commit.
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute("PRAGMA foreign_keys=ON")
             connection.execute("BEGIN")
             if _revision(connection) != HEAD_REVISION:
                 yield None
