@@ -65,13 +65,11 @@ def report(
     repository, number = parse_pr_ref(ref)
     llm = _llm(no_llm)
     if llm is None and not refresh:
-        from prdigest.pipeline.quick import cached_report, quick_report
+        from prdigest.pipeline.quick import quick_report
 
-        cached = cached_report(db, repository, number, lang, length, fmt)
-        if cached is None:
-            cached = quick_report(db, repository, number, lang, length, fmt)
-        if cached is not None:
-            _write(cached, out)
+        quick = quick_report(db, repository, number, lang, length, fmt)
+        if quick is not None:
+            _write(quick, out)
             return
     from prdigest.pipeline.report import rendered_report
 

@@ -72,22 +72,27 @@ def cached_report(db: str | None, repository: str, number: int, lang: str, lengt
 
 
 def quick_report(db: str | None, repository: str, number: int, lang: str, length: str, fmt: str) -> str | None:
-    """The report ``prdigest report`` would write (offline narrator, no --refresh), made with
-    sqlite3 instead of the store when the PR's facts are current: its offline narrative is
-    read, or made and stored as the normal path stores it, and the document is kept in the
-    report cache. None when it cannot answer for sure (the normal path then does the work)."""
+    """The report ``prdigest report`` would write (offline narrator, no --refresh): the cached
+    document (`cached_report`), else made with sqlite3 instead of the store when the PR's
+    facts are current: its offline narrative is read, or made and stored as the normal path
+    stores it, and the document is kept in the report cache. None when it cannot answer for
+    sure (the normal path then does the work)."""
     path = quick.sqlite_path(db)
     if path is None:
         return None
     with quick.reading(path) as connection:
         if connection is None:
             return None
+        code = code_fingerprint()
+        cached = quick.cached_report(connection, repository, number, lang, length, fmt, code)
+        if cached is not None:
+            return cached
         inputs = quick.report_inputs(connection, repository, number)
         if inputs is None or inputs.facts is None or inputs.facts_key != facts_key(inputs.record_hash):
             return None  # unknown PR or facts to analyze: the normal path says so or analyzes
         # A read-only file: narrated, not cached (as the store does).
         keep = inputs.epoch is not None and quick.writable(path)
-        return _report(connection, repository, number, inputs, (lang, length, fmt), keep)
+        return _report(connection, repository, number, inputs, (lang, length, fmt), code if keep else None)
 
 
 def _report(
@@ -96,8 +101,9 @@ def _report(
     number: int,
     inputs: quick.ReportInputs,
     choice: Choice,
-    keep: bool,
+    keep: str | None,
 ) -> str | None:
+    """The document, stored under code fingerprint ``keep`` (with a narrative made now) unless None."""
     # The models and renderers load pydantic; `nothing_to_analyze` and `cached_report` need neither.
     from prdigest.models.facts import Facts
     from prdigest.models.ledger import LedgerLink
@@ -123,7 +129,7 @@ def _report(
     if body is None:
         made = narrate_extractive(pr, facts, related, lang, length)
         body = made.model_dump_json()
-        if keep and not quick.save_narrative(connection, inputs.pr_id, _narrative_row(made, key, body)):
+        if keep is not None and not quick.save_narrative(connection, inputs.pr_id, _narrative_row(made, key, body)):
             return None  # someone wrote since this snapshot was read: the normal path reads again
     # Read back from its JSON, as the normal path renders a narrative it has just stored.
     narrative = Narrative.model_validate_json(body)
@@ -135,8 +141,8 @@ def _report(
         entries = [ledger_entry(row) for row in quick.ledger_rows(connection, repository, names)]
         ledger = place_changes(number, facts, entries)
     text = report_format(fmt).render(build_report(pr, facts, narrative, lang, length, ledger=ledger))
-    if keep:
-        quick.save_report(connection, inputs.pr_id, choice, code_fingerprint(), text)
+    if keep is not None:
+        quick.save_report(connection, inputs.pr_id, choice, keep, text)
     return text
 
 
