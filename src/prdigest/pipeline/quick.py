@@ -108,7 +108,6 @@ def _report(
     from prdigest.models.facts import Facts
     from prdigest.models.ledger import LedgerLink
     from prdigest.models.narrative import Narrative
-    from prdigest.models.pullrequest import PullRequest
     from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
     from prdigest.pipeline.ledger_place import place_changes
     from prdigest.pipeline.narrative_key import cache_key
@@ -116,10 +115,12 @@ def _report(
     from prdigest.render.build import build_report
     from prdigest.render.formats import report_format
     from prdigest.store.ledger_rows import ledger_entry
+    from prdigest.store.record_texts import text_refs, wanted_digests, with_texts
     from prdigest.words import Lang
 
     lang, length, fmt = cast(Lang, choice[0]), cast("Length", choice[1]), choice[2]  # checked by the options
-    pr = PullRequest.model_validate_json(inputs.record)
+    refs = text_refs(inputs.texts)
+    pr = with_texts(inputs.record, refs, quick.file_texts(connection, wanted_digests(refs)))
     facts = Facts.model_validate_json(inputs.facts or "")
     outgoing = quick.links_from(connection, repository, number)
     titles = quick.titles(connection, repository, same_repository_targets(repository, outgoing))

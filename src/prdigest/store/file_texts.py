@@ -21,8 +21,8 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from prdigest.errors import StoreError
 from prdigest.models.pullrequest import PullRequest
+from prdigest.store.record_texts import text_refs, wanted_digests, with_texts
 from prdigest.store.schema import file_texts
 from prdigest.store.upsert import insert_rows
 
@@ -110,20 +110,9 @@ def save_texts(connection: Connection, texts: dict[str, str | bytes]) -> None:
 
 def load_records(connection: Connection, rows: Sequence[tuple[str, str | None]]) -> list[PullRequest]:
     """Records from rows' (``record``, ``texts``), texts read in a few queries and put back."""
-    refs = [json.loads(texts) if texts is not None else None for _record, texts in rows]
-    wanted = {digest for ref in refs if ref is not None for item in ref for digest in item[1:] if digest is not None}
-    found = _read_texts(connection, wanted)
-    records: list[PullRequest] = []
-    for (record, _texts), ref in zip(rows, refs, strict=True):
-        pr = PullRequest.model_validate_json(record)
-        for index, before, after in ref or ():
-            change = pr.files[index]
-            if before is not None:
-                change.content_before = _text(found, before)
-            if after is not None:
-                change.content_after = _text(found, after)
-        records.append(pr)
-    return records
+    refs = [text_refs(texts) for _record, texts in rows]
+    found = _read_texts(connection, set().union(*(wanted_digests(ref) for ref in refs)))
+    return [with_texts(record, ref, found) for (record, _texts), ref in zip(rows, refs, strict=True)]
 
 
 def _read_texts(connection: Connection, digests: Iterable[str]) -> dict[str, str]:
@@ -136,10 +125,3 @@ def _read_texts(connection: Connection, digests: Iterable[str]) -> dict[str, str
         for digest, body in connection.execute(query):
             found[str(digest)] = bytes(body).decode("utf-8")
     return found
-
-
-def _text(found: dict[str, str], digest: str) -> str:
-    text = found.get(digest)
-    if text is None:
-        raise StoreError(f"a stored record names a file text that is not in the database ({digest[:12]})")
-    return text

@@ -34,6 +34,7 @@ class ReportInputs:
 
     pr_id: int
     record: str
+    texts: str | None  # the row's file-text references (`prdigest.store.file_texts`)
     record_hash: str
     facts_key: str | None
     facts: str | None
@@ -157,10 +158,11 @@ def cached_report(
 
 
 def report_inputs(connection: sqlite3.Connection, repository: str, number: int) -> ReportInputs | None:
-    """The stored PR's row id, record (JSON) and record hash, with its facts' cache key and body
-    (None when not analyzed), and the write epoch of this snapshot; None when not stored."""
+    """The stored PR's row id, record (JSON without file texts), text references and record
+    hash, with its facts' cache key and body (None when not analyzed), and the write epoch of
+    this snapshot; None when not stored."""
     row = connection.execute(
-        "SELECT p.id, p.record, p.record_hash, f.cache_key, f.body FROM pull_requests p "
+        "SELECT p.id, p.record, p.texts, p.record_hash, f.cache_key, f.body FROM pull_requests p "
         "JOIN repositories r ON r.id = p.repository_id "
         "LEFT JOIN facts f ON f.pull_request_id = p.id "
         "WHERE r.full_name = ? AND p.number = ?",
@@ -172,11 +174,26 @@ def report_inputs(connection: sqlite3.Connection, repository: str, number: int) 
     return ReportInputs(
         pr_id=int(row[0]),
         record=str(row[1]),
-        record_hash=str(row[2]),
-        facts_key=None if row[3] is None else str(row[3]),
-        facts=None if row[4] is None else str(row[4]),
+        texts=None if row[2] is None else str(row[2]),
+        record_hash=str(row[3]),
+        facts_key=None if row[4] is None else str(row[4]),
+        facts=None if row[5] is None else str(row[5]),
         epoch=None if epoch is None else int(epoch[0]),
     )
+
+
+def file_texts(connection: sqlite3.Connection, digests: set[str]) -> dict[str, str]:
+    """Stored file texts by digest, as `prdigest.store.file_texts` reads them."""
+    wanted = sorted(digests)
+    found: dict[str, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        rows = connection.execute(
+            f"SELECT digest, body FROM file_texts WHERE digest IN ({', '.join('?' * len(chunk))})", chunk
+        )
+        for digest, body in rows:
+            found[str(digest)] = bytes(body).decode("utf-8")
+    return found
 
 
 _LINKS = (
