@@ -187,9 +187,10 @@ def _parse_rule(raw: object, where: str, index: int) -> Rule:
     if not isinstance(pattern, str) or not pattern.strip():
         raise _problem(where, f"{label} needs a non-empty string 'pattern'")
     category, file_type = raw.get("category"), raw.get("type")
-    if category is not None and category not in _CATEGORIES:
+    # A non-string (an array, a table) is a wrong value too, not a crash on hashing it.
+    if category is not None and (not isinstance(category, str) or category not in _CATEGORIES):
         raise _problem(where, f"{label} ({pattern}): category {category!r} is not one of {sorted(_CATEGORIES)}")
-    if file_type is not None and file_type not in _TYPES:
+    if file_type is not None and (not isinstance(file_type, str) or file_type not in _TYPES):
         raise _problem(where, f"{label} ({pattern}): type {file_type!r} is not one of {sorted(_TYPES)}")
     for key in ("module", "language"):
         if raw.get(key) is not None and not isinstance(raw.get(key), str):

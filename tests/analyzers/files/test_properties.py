@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -53,3 +54,10 @@ def test_job_reader_never_crashes(lines: list[str], data: st.DataObject) -> None
     job = job_at(".buildkite/a.yaml", lines, index)
     assert job is None or isinstance(job, str)
     ci_jobs(FileChange(path=".github/workflows/a.yml", patch="\n".join(lines), content_after="\n".join(lines)))
+
+
+@pytest.mark.parametrize("key", ["category", "type"])
+def test_an_array_as_category_or_type_is_a_config_error(key: str) -> None:
+    """Hypothesis found ``TypeError: unhashable type: 'list'`` for ``category = []``."""
+    with pytest.raises(ConfigError, match=rf"{key} \['source'\] is not one of"):
+        parse_rules({"rule": [{"pattern": "*.py", key: ["source"]}]}, "here")
