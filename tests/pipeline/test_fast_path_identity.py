@@ -14,11 +14,12 @@ from prdigest.analyzers.registry import run_all
 from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.demo.synthetic import write_synthetic_history
 from prdigest.pipeline.analyze import analyze_stored, default_registry, facts_cache_key
+from prdigest.pipeline.worker_pool import MIN_PARALLEL, worker_count
 from prdigest.store.facts_store import FactsRow, all_links, analysis_states, get_facts, save_facts, save_facts_rows
 from prdigest.store.read_models import facets_by_repository
 from prdigest.store.store import Store
 
-PRS = 70  # above MIN_PARALLEL, so jobs=2 really starts workers
+PRS = 2 * MIN_PARALLEL  # enough for jobs=2 to really start two workers (see the test below)
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,10 @@ def _stored(store: Store) -> dict[tuple[str, int], str]:
         assert facts is not None
         found[(state.repository, state.number)] = facts.model_dump_json()
     return found
+
+
+def test_the_history_is_large_enough_for_two_workers() -> None:
+    assert worker_count(2, PRS) == 2
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
