@@ -131,3 +131,49 @@ def test_changed_symbols_of_a_file_with_a_syntax_error_come_from_the_whole_file(
     )
     symbols = extract_symbol_changes(change)
     assert [(s.name, s.change, s.start_line, s.end_line) for s in symbols] == [("ok", "modified", 1, 2)]
+
+
+def _long_class(extra: str = "") -> str:
+    methods = "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(20))
+    return (
+        "@decorated\n"
+        "class Before:\n    pass\n\n\n"
+        'class Long(Base, metaclass=Meta):\n    """Doc."""\n\n    X = 1\n\n'
+        + methods
+        + "    @property\n    @other(\n        1,\n    )\n    def prop(self):\n"
+        "        def inner():\n            pass\n        return inner\n"
+        "# a comment at column 0 inside the class\n"
+        "    class Nested:\n        def deep(self):\n            pass\n\n"
+        "    if sys.version_info >= (3, 8):\n        def conditional(self):\n            pass\n"
+        "    else:\n        def conditional(self):\n            pass\n"
+        + extra
+        + "    async def last(self):\n        text = '''\n    def not_a_member(self):\n'''\n"
+        "        return text\n        # indented comment closing the class\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _long_class(),
+        _long_class() + "\nLONG = Long()\n",  # a statement after the class, in its piece
+        _long_class() + "\n\ndef after():\n    pass\n",
+        _long_class("    def broken(:\n        pass\n"),  # a syntax error in one member
+        _long_class().replace("    ", "\t"),  # tabs: no member cuts, read whole
+        _long_class().rstrip("\n"),
+    ],
+)
+def test_a_long_class_read_in_parts_equals_the_whole_file(text: str) -> None:
+    by_pieces, whole = _both(text)
+    if by_pieces is not None:
+        assert by_pieces == whole
+    assert "Long.prop.inner" in {d.name for d in extract_definitions(text, "python")}
+
+
+def test_an_edit_of_one_method_keeps_the_other_parts() -> None:
+    cache = PieceDefinitions(max_pieces=256)
+    before = _long_class()
+    after = before.replace("return 7\n", "return 7 + 1\n        # more\n")
+    assert cache.definitions(before, "python") is not None
+    assert cache.definitions(before, "python") == extract_definitions(before, "python")
+    assert cache.definitions(after, "python") == extract_definitions(after, "python")

@@ -15,19 +15,34 @@ around them: each piece's definitions are the file's, lines shifted by the piece
 line. A piece with errors is joined to the next; when that does not help, or the text holds
 carriage returns or NUL bytes (line breaks and text ends the cut does not see), the caller
 parses the whole file as before.
+
+A long class is read the same way one level down (`PieceDefinitions._class_in_parts`): its
+head, then runs of members cut before their ``def``/``class``/decorator lines at four spaces,
+each run parsed inside an ``if 1:`` that keeps its columns, so an edit of one method parses
+that method's run only.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from typing import TypeVar
 
-from prdigest.analyzers.symbols.extract import Definition, definitions_from_tree, encode_source
+import tree_sitter
+
+from prdigest.analyzers.symbols.extract import Definition, definitions_from_tree, encode_source, line_span
 from prdigest.analyzers.symbols.languages import parse
-from prdigest.analyzers.symbols.py_pieces import top_level_cuts
+from prdigest.analyzers.symbols.py_pieces import member_cuts, top_level_cuts
 
 # A piece still with errors after this many joins: the whole file is parsed.
 _MAX_JOINS = 6
+# A class piece of fewer lines is parsed whole (parts cost more than they save there).
+_CLASS_PARTS_FROM = 40
+_WRAPPER = "if 1:\n"
+# A part of a class: its definitions (lines of the part's text) and the line its statement
+# (the class, or the wrapper) ends at; None: it does not read alone.
+_Part = tuple[tuple[Definition, ...], int] | None
+_T = TypeVar("_T")
 
 
 class PieceDefinitions:
@@ -37,9 +52,11 @@ class PieceDefinitions:
     def __init__(self, max_pieces: int) -> None:
         self.max_pieces = max_pieces
         self._pieces: OrderedDict[bytes, tuple[Definition, ...] | None] = OrderedDict()
+        self._parts: OrderedDict[bytes, _Part] = OrderedDict()
 
     def clear(self) -> None:
         self._pieces.clear()
+        self._parts.clear()
 
     def definitions(self, text: str, grammar_key: str) -> list[Definition] | None:
         """Every definition of a Python text, as `extract.definitions_from_tree` finds them in
@@ -67,12 +84,99 @@ class PieceDefinitions:
         if key in self._pieces:
             self._pieces.move_to_end(key)
             return self._pieces[key]
-        tree = parse(grammar_key, source)
-        piece = None if tree.root_node.has_error else tuple(definitions_from_tree(tree, grammar_key))
-        self._pieces[key] = piece
-        while len(self._pieces) > self.max_pieces:
-            self._pieces.popitem(last=False)
-        return piece
+        piece: tuple[Definition, ...] | None = None
+        if end - start >= _CLASS_PARTS_FROM and lines[start].startswith("class "):
+            piece = self._class_in_parts(lines, start, end, grammar_key)
+        if piece is None:
+            tree = parse(grammar_key, source)
+            piece = None if tree.root_node.has_error else tuple(definitions_from_tree(tree, grammar_key))
+        return _keep(self._pieces, key, piece, self.max_pieces)
+
+    def _class_in_parts(
+        self, lines: list[str], start: int, end: int, grammar_key: str
+    ) -> tuple[Definition, ...] | None:
+        """A piece that is one long class, from its head and runs of members, each part kept by
+        its own digest; None: parse it whole.
+
+        Why the parts give the class: the head parses alone as a module of one class whose body
+        is at four spaces, and each run parses alone inside the ``if``, which holds all of it; so
+        each ends outside any string or bracket and the next part's first line opens a member of
+        the class (as `py_pieces.PieceCache._class_in_parts` argues for `ast`). A member's
+        innermost enclosing definition is then the class: the wrapper's top-level functions are
+        the class's methods, every name is qualified by the class's, and the class ends where
+        its last part ends."""
+        cuts = [*member_cuts(lines, start, end), end]
+        found: list[Definition] = []
+        class_end = 0
+        at = 0
+        while at < len(cuts) - 1:
+            # The head reaches at least to the second cut: a class needs a body to parse.
+            for stop in range(at + (2 if at == 0 else 1), min(at + 1 + _MAX_JOINS, len(cuts))):
+                part = self._part(lines, cuts[at], cuts[stop], grammar_key, head=at == 0)
+                if part is not None:
+                    shift = cuts[at] - start - (0 if at == 0 else 1)  # the wrapper's line is not the piece's
+                    found.extend(_member_definitions(part[0], shift, found[0].name, len(found)) if found else part[0])
+                    class_end = part[1] + shift
+                    at = stop
+                    break
+            else:
+                return None
+        head = found[0]
+        found[0] = Definition(head.name, head.kind, head.start_line, class_end, head.parent)
+        return tuple(found)
+
+    def _part(self, lines: list[str], start: int, end: int, grammar_key: str, head: bool) -> _Part:
+        source = encode_source(
+            ("" if head else _WRAPPER) + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+        )
+        key = hashlib.blake2b(source, digest_size=16, person=grammar_key.encode()[:16]).digest()
+        if key in self._parts:
+            self._parts.move_to_end(key)
+            return self._parts[key]
+        return _keep(self._parts, key, _read_part(parse(grammar_key, source), grammar_key, head), self.max_pieces)
+
+
+def _read_part(tree: tree_sitter.Tree, grammar_key: str, head: bool) -> _Part:
+    """A class's head: a module of exactly one class; a run of members: the wrapper alone,
+    without ``else``/``elif`` (those would not be members)."""
+    root = tree.root_node
+    if root.has_error:
+        return None
+    statements = [node for node in root.named_children if node.type != "comment"]
+    if len(statements) != 1:
+        return None
+    node = statements[0]
+    if head:
+        body = node.child_by_field_name("body")
+        if node.type != "class_definition" or body is None or body.start_point.column != 4:
+            return None
+    elif node.type != "if_statement" or node.child_by_field_name("alternative") is not None:
+        return None
+    definitions = tuple(definitions_from_tree(tree, grammar_key))
+    if head and (not definitions or definitions[0].start_line != 1):
+        return None
+    return definitions, line_span(node)[1]
+
+
+def _member_definitions(part: tuple[Definition, ...], shift: int, class_name: str, before: int) -> list[Definition]:
+    """A run's definitions as the class's (the class first, ``before`` definitions so far)."""
+    return [
+        Definition(
+            f"{class_name}.{d.name}",
+            "method" if d.parent is None and d.kind == "function" else d.kind,
+            d.start_line + shift,
+            d.end_line + shift,
+            0 if d.parent is None else d.parent + before,
+        )
+        for d in part
+    ]
+
+
+def _keep(entries: OrderedDict[bytes, _T], key: bytes, value: _T, limit: int) -> _T:
+    entries[key] = value
+    while len(entries) > limit:
+        entries.popitem(last=False)
+    return value
 
 
 def _shifted(piece: tuple[Definition, ...], first: int, before: int) -> list[Definition]:

@@ -316,7 +316,7 @@ class PieceCache:
         body is at four spaces, and each run parses alone inside the ``if``, which holds all of
         it; so each ends outside any string or bracket and the next part's first line opens a
         statement at four spaces, a member of the class (as at the top, `PieceCache._parts`)."""
-        cuts = [*_member_cuts(lines, start, end), end]
+        cuts = [*member_cuts(lines, start, end), end]
         parts: list[tuple[int, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
@@ -350,7 +350,7 @@ _WRAPPER = "if 1:\n"
 _MEMBER_STARTS = tuple("    " + start for start in _STARTS)
 
 
-def _member_cuts(lines: list[str], start: int, end: int) -> list[int]:
+def member_cuts(lines: list[str], start: int, end: int) -> list[int]:
     """Indexes of the lines a class's parts start at: its ``class`` line, then lines at four
     spaces opening a ``def``/``class`` or a run of decorators (as `top_level_cuts` at the top)."""
     cuts = [start]
