@@ -22,6 +22,7 @@ from prdigest.analyzers.symbols.extract import (
 from prdigest.analyzers.symbols.hunk_headers import symbols_from_hunks
 from prdigest.analyzers.symbols.incremental import apply_edits, hunks_match
 from prdigest.analyzers.symbols.languages import GRAMMARS, grammar_key_for_path, parse
+from prdigest.analyzers.symbols.py_definitions import PYTHON_DEFINITIONS
 from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import ChangeKind, SymbolChange
@@ -57,9 +58,14 @@ def _has_contents(change: FileChange) -> bool:
 def _definitions_of_both(
     change: FileChange, grammar_key: str, hunks: Sequence[Hunk]
 ) -> tuple[list[Definition], list[Definition]]:
-    """(old, new) definitions; the new file is parsed incrementally when the hunks allow it."""
+    """(old, new) definitions: a Python file's piece by piece when every piece of both sides
+    reads so, else the new file parsed incrementally when the hunks allow it."""
     before = change.content_before if change.status != FileStatus.ADDED else None
     after = change.content_after if change.status != FileStatus.REMOVED else None
+    if GRAMMARS[grammar_key].family == "python":
+        by_pieces = _python_definitions(before, after, grammar_key)
+        if by_pieces is not None:
+            return by_pieces
     if not before or not after:
         old_defs = extract_definitions(before, grammar_key) if before else []
         new_defs = extract_definitions(after, grammar_key) if after else []
@@ -78,6 +84,20 @@ def _definitions_of_both(
     new_tree = parse(grammar_key, after_bytes, old_tree if reuse else None)
     new_defs = definitions_from_tree(new_tree, grammar_key)
     TREES.put(grammar_key, after_bytes, new_tree, new_defs)
+    return old_defs, new_defs
+
+
+def _python_definitions(
+    before: str | None, after: str | None, grammar_key: str
+) -> tuple[list[Definition], list[Definition]] | None:
+    """(old, new) definitions read piece by piece; None when a side does not read so (then
+    both sides take the whole-file path, whose incremental parse starts from the old tree)."""
+    old_defs = PYTHON_DEFINITIONS.definitions(before, grammar_key) if before else []
+    if old_defs is None:
+        return None
+    new_defs = PYTHON_DEFINITIONS.definitions(after, grammar_key) if after else []
+    if new_defs is None:
+        return None
     return old_defs, new_defs
 
 

@@ -171,7 +171,7 @@ _DESCRIBERS = {
 }
 
 
-def _line_span(node: tree_sitter.Node) -> tuple[int, int]:
+def line_span(node: tree_sitter.Node) -> tuple[int, int]:
     start = node.start_point.row + 1
     end_row, end_col = node.end_point.row, node.end_point.column
     # A node ending at column 0 stops before that line's first character.
@@ -229,7 +229,7 @@ def definitions_from_tree(tree: tree_sitter.Tree, grammar_key: str) -> list[Defi
         qualified = f"{prefix}{grammar.separator}{named.name}" if prefix and named.name else named.name
         index: int | None = None
         if named.kind is not None and named.name:
-            start, end = _line_span(_outer_node(node))
+            start, end = line_span(_outer_node(node))
             index = len(definitions)
             definitions.append(Definition(qualified, named.kind, start, end, parent))
         scope = None

@@ -167,7 +167,7 @@ class _Piece:
     class_name: str | None = None  # of a class's head read alone (`PieceCache._class_in_parts`)
 
 
-def _cuts(lines: list[str]) -> list[int]:
+def top_level_cuts(lines: list[str]) -> list[int]:
     """Indexes of the lines a piece starts at: 0, then top-level ``def``/``class`` lines and
     the first of a run of decorators (not the ``def`` they decorate)."""
     cuts = [0]
@@ -268,7 +268,7 @@ class PieceCache:
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
         lines = text.split("\n")
-        cuts = [*_cuts(lines), len(lines)]
+        cuts = [*top_level_cuts(lines), len(lines)]
         found: list[tuple[int, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
@@ -316,7 +316,7 @@ class PieceCache:
         body is at four spaces, and each run parses alone inside the ``if``, which holds all of
         it; so each ends outside any string or bracket and the next part's first line opens a
         statement at four spaces, a member of the class (as at the top, `PieceCache._parts`)."""
-        cuts = [*_member_cuts(lines, start, end), end]
+        cuts = [*member_cuts(lines, start, end), end]
         parts: list[tuple[int, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
@@ -350,9 +350,9 @@ _WRAPPER = "if 1:\n"
 _MEMBER_STARTS = tuple("    " + start for start in _STARTS)
 
 
-def _member_cuts(lines: list[str], start: int, end: int) -> list[int]:
+def member_cuts(lines: list[str], start: int, end: int) -> list[int]:
     """Indexes of the lines a class's parts start at: its ``class`` line, then lines at four
-    spaces opening a ``def``/``class`` or a run of decorators (as `_cuts` at the top)."""
+    spaces opening a ``def``/``class`` or a run of decorators (as `top_level_cuts` at the top)."""
     cuts = [start]
     after_decorator = False
     for index in range(start + 1, end):
