@@ -48,3 +48,16 @@ def test_the_analyzer_format_and_language_recipes_name_real_things() -> None:
         folder = ROOT / "src" / "prdigest" / "words" / lang
         for name in re.findall(r"`(\w+\.toml)`", DOC.split("**Add a language.**", 1)[1].split("\n\n", 1)[0]):
             assert (folder / name).exists(), f"words/{lang}/{name} named by the language recipe is missing"
+
+
+def test_every_module_the_doc_names_exists() -> None:
+    """A renamed or removed module must take its sentence in the doc with it."""
+    named = set(re.findall(r"`((?:[a-z_]+/)+[a-z_0-9]+\.py)`", DOC))
+    assert "pipeline/worker_pool.py" in named
+    for path in (n.removeprefix("prdigest/") for n in named):
+        if path.startswith(("benchmarks/", "tests/")):
+            assert (ROOT / path).exists(), path
+        elif path.startswith("store/migrations/versions/"):
+            assert (ROOT / "src" / "prdigest" / path).exists() or "NNNN" in path, path
+        else:
+            assert (ROOT / "src" / "prdigest" / path).exists(), path
