@@ -12,7 +12,7 @@ from prdigest.models.facts import Facts, Reference, ReferencesFacts, RisksFacts,
 from prdigest.models.narrative import NarrationCost, Narrative
 from prdigest.store import Store, migrate
 from prdigest.store.facts_store import analysis_states, get_facts, links_from, links_to, save_facts
-from prdigest.store.narrative_store import get_narrative, save_narrative
+from prdigest.store.narrative_store import get_narrative, save_narrative, save_narratives, stored_bodies
 from prdigest.store.testing import engine_of
 
 
@@ -134,6 +134,35 @@ def test_narrative_cache(db_url: str) -> None:
         assert get_narrative(store, pr_id, "en", "brief", "k2") is None
         save_narrative(store, pr_id, narrative, "k2")
         assert get_narrative(store, pr_id, "en", "brief", "k1") is None
+
+
+def _offline(lang: str, length: str, one_line: str) -> Narrative:
+    return Narrative.model_validate(
+        {"lang": lang, "length": length, "one_line": one_line, "recommendation": "r", "motivation": "m"}
+        | {"feed_title": "t", "feed_paragraph": "p"}
+    )
+
+
+def test_narratives_saved_together_replace_as_saved_one_by_one(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        store.upsert_prs([make_pr(1)])
+        pr_id = store.pr_id("org/proj", 1)
+        save_narrative(store, pr_id, _offline("en", "full", "old"), "k0")
+        # Every language and length at once (what publish saves for a PR): the old full one is replaced.
+        batch = [
+            (_offline(lang, length, f"{lang} {length}"), f"k-{lang}-{length}")
+            for lang in ("zh", "en")
+            for length in ("full", "brief")
+        ]
+        save_narratives(store, pr_id, batch)
+        assert stored_bodies(store, pr_id).keys() == {(n.lang, n.length, key) for n, key in batch}
+        for narrative, key in batch:
+            assert get_narrative(store, pr_id, narrative.lang, narrative.length, key) == narrative
+        # Two of one slot in one batch: the later replaces the earlier, as one by one.
+        save_narratives(store, pr_id, [(_offline("en", "brief", "a"), "ka"), (_offline("en", "brief", "b"), "kb")])
+        assert get_narrative(store, pr_id, "en", "brief", "ka") is None
+        assert get_narrative(store, pr_id, "en", "brief", "kb") == _offline("en", "brief", "b")
+        assert get_narrative(store, pr_id, "zh", "brief", "k-zh-brief") is not None
 
 
 def test_database_from_a_newer_schema_is_refused(tmp_path: Path) -> None:

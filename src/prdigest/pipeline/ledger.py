@@ -32,9 +32,20 @@ def package_list(store: Store, repository: str) -> list[PackageSummary]:
     return ledger_packages(store, repository)
 
 
-def ledger_links(store: Store, repository: str, number: int, facts: Facts) -> list[LedgerLink]:
-    """One link per dependency change of the PR, in the order of its facts (`place_changes`)."""
+def ledger_links(
+    store: Store, repository: str, number: int, facts: Facts, *, entries: list[LedgerEntry] | None = None
+) -> list[LedgerLink]:
+    """One link per dependency change of the PR, in the order of its facts (`place_changes`);
+    ``entries``: the ledger of its packages (`pr_ledger_entries`), when already read."""
     changes = facts.dependencies.changes
     if not changes:
         return []
-    return place_changes(number, facts, ledger_entries(store, repository, [c.package for c in changes]))
+    if entries is None:
+        entries = pr_ledger_entries(store, repository, facts)
+    return place_changes(number, facts, entries)
+
+
+def pr_ledger_entries(store: Store, repository: str, facts: Facts) -> list[LedgerEntry]:
+    """Every change in the ledger of the packages the PR changes (none when it changes none)."""
+    packages = [c.package for c in facts.dependencies.changes]
+    return ledger_entries(store, repository, packages) if packages else []

@@ -11,7 +11,7 @@ from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, failure_reason
-from prdigest.pipeline.ledger import ledger_links
+from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries
 from prdigest.pipeline.narrate import prepare, save_pending
 from prdigest.pipeline.publish_stamps import PageEntry, page_stamp
 from prdigest.pipeline.related import related_from_store
@@ -84,7 +84,9 @@ def make_pr_pages(
     if related is None:
         related = related_from_store(store, pr.repository, pr.number)
     prepared = prepare(store, pr, facts, defer=True)
-    ledger = ledger_links(store, repository, pr.number, facts)
+    # Read once: the report's ledger links and the pages' stamp both show it.
+    entries = pr_ledger_entries(store, repository, facts)
+    ledger = ledger_links(store, repository, pr.number, facts, entries=entries)
     narratives = {
         (lang, length): narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)
         for lang in languages
@@ -118,7 +120,7 @@ def make_pr_pages(
         # Stamped from what is stored now that the PR's narratives are saved.
         packages = [change.package for change in facts.dependencies.changes]
         inputs = page_inputs(store, repository, [pr.number]).get(pr.number)
-        stamp = page_stamp(store, repository, inputs, related, packages, languages, code)
+        stamp = page_stamp(store, repository, inputs, related, packages, languages, code, entries=entries)
         if stamp is not None:
             entry = PageEntry(stamp, packages, [relative for relative, _ in documents], new_items, new_rows)
     return PRPages(new_items, new_rows, len(documents), entry)

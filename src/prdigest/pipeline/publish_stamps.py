@@ -20,6 +20,7 @@ from typing import Any
 
 from prdigest.analyzers.versions import facts_key
 from prdigest.models.feed import FeedItem
+from prdigest.models.ledger import LedgerEntry
 from prdigest.models.narrative import RelatedNote
 from prdigest.render.site_index import IndexRow
 from prdigest.store.ledger_store import ledger_entries
@@ -102,15 +103,18 @@ def page_stamp(
     packages: list[str],
     languages: list[Lang],
     code: str,
+    *,
+    entries: list[LedgerEntry] | None = None,
 ) -> str | None:
     """The stamp of the PR's pages from what is stored now, ``related`` its related work
     (`pipeline.related.related_from_store`); None when they must be made (the PR is not
-    stored, or its facts are missing or stale and would be analyzed again)."""
+    stored, or its facts are missing or stale and would be analyzed again). ``entries``: the
+    ledger of ``packages``, when already read."""
     if inputs is None or not facts_current(inputs):
         return None
-    ledger = (
-        [entry.model_dump(mode="json") for entry in ledger_entries(store, repository, packages)] if packages else []
-    )
+    if entries is None:
+        entries = ledger_entries(store, repository, packages) if packages else []
+    ledger = [entry.model_dump(mode="json") for entry in entries]
     parts = {
         "code": code,
         "languages": list(languages),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Delete, and_, bindparam, delete, func, insert, or_, select
+from sqlalchemy import Connection, Delete, and_, bindparam, delete, func, insert, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from prdigest.models.narrative import Narrative
@@ -105,36 +105,54 @@ def save_narratives(store: Store, pull_request_id: int, saved: list[tuple[Narrat
     now = datetime.now(UTC).replace(tzinfo=None)
     with store._write() as connection:
         lock_pull_requests(connection, [pull_request_id])  # two narrators of one PR take turns (PostgreSQL)
-        for narrative, cache_key in saved:
-            model = narrative.cost.model
-            slot = {
-                "pr": pull_request_id,
+        if len({(narrative.lang, narrative.length) for narrative, _ in saved}) == len(saved):
+            _save_rows(connection, pull_request_id, saved, now)
+        else:  # one replaces another of the batch: each in turn
+            for one in saved:
+                _save_rows(connection, pull_request_id, [one], now)
+
+
+def _save_rows(connection: Connection, pull_request_id: int, saved: list[tuple[Narrative, str]], now: datetime) -> None:
+    """Narratives of distinct languages and lengths, with one statement per kind run over all
+    of them (an executemany each): the rows a narrative replaces share its language and
+    length, so no delete removes another's insert, and the inserts keep their order (and ids)."""
+    replaced_no_model: list[dict[str, object]] = []
+    replaced_of_model: list[dict[str, object]] = []
+    rows: list[dict[str, object]] = []
+    for narrative, cache_key in saved:
+        model = narrative.cost.model
+        slot: dict[str, object] = {
+            "pr": pull_request_id,
+            "lang": narrative.lang,
+            "length": narrative.length,
+            "key": cache_key,
+            "narrator": narrative.narrator,
+        }
+        if model is None:
+            replaced_no_model.append(slot)
+        else:
+            replaced_of_model.append({**slot, "model": model})
+        rows.append(
+            {
+                "pull_request_id": pull_request_id,
                 "lang": narrative.lang,
                 "length": narrative.length,
-                "key": cache_key,
+                "cache_key": cache_key,
                 "narrator": narrative.narrator,
+                "model": narrative.cost.model,
+                "body": narrative.model_dump_json(),
+                "tokens_in": narrative.cost.tokens_in,
+                "tokens_out": narrative.cost.tokens_out,
+                "calls": narrative.cost.calls,
+                "seconds": narrative.cost.seconds,
+                "created_at": now,
             }
-            if model is None:
-                connection.execute(_REPLACED_NO_MODEL, slot)
-            else:
-                connection.execute(_REPLACED_OF_MODEL, {**slot, "model": model})
-            connection.execute(
-                _INSERT,
-                {
-                    "pull_request_id": pull_request_id,
-                    "lang": narrative.lang,
-                    "length": narrative.length,
-                    "cache_key": cache_key,
-                    "narrator": narrative.narrator,
-                    "model": narrative.cost.model,
-                    "body": narrative.model_dump_json(),
-                    "tokens_in": narrative.cost.tokens_in,
-                    "tokens_out": narrative.cost.tokens_out,
-                    "calls": narrative.cost.calls,
-                    "seconds": narrative.cost.seconds,
-                    "created_at": now,
-                },
-            )
+        )
+    if replaced_no_model:
+        connection.execute(_REPLACED_NO_MODEL, replaced_no_model)
+    if replaced_of_model:
+        connection.execute(_REPLACED_OF_MODEL, replaced_of_model)
+    connection.execute(_INSERT, rows)
 
 
 def _replaced(same_model: ColumnElement[bool]) -> Delete:

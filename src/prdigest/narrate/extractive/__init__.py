@@ -40,12 +40,14 @@ def narrate_extractive(
     from prdigest.narrate.extractive.verdict import verdict_paragraph
 
     ph = catalog.phrases(lang)
+    # The feed's paragraph is the brief recommendation: made once for a brief narrative.
+    feed_paragraph = verdict_paragraph(facts, "brief", ph)
     return Narrative(
         lang=lang,
         length=length,
         narrator="extractive",
         one_line=one_line(pr, facts, ph),
-        recommendation=verdict_paragraph(facts, length, ph),
+        recommendation=feed_paragraph if length == "brief" else verdict_paragraph(facts, length, ph),
         motivation=motivation(pr, facts, length, ph),
         implementation=implementation_steps(pr, facts, length, ph),
         file_roles=file_roles(facts, length, ph),
@@ -56,5 +58,5 @@ def narrate_extractive(
         impact=impact(facts, ph),
         related=related_notes(facts, related, length, ph),
         feed_title=clean_title(pr.title),
-        feed_paragraph=verdict_paragraph(facts, "brief", ph),
+        feed_paragraph=feed_paragraph,
     )

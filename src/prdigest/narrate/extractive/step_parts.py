@@ -55,6 +55,8 @@ class WhyFinder:
         self._used.add(sentence)
 
     def sentence_for(self, needles: list[str]) -> str:
+        if not self._sentences:
+            return ""  # nothing to quote: no pattern to build (most of finding none)
         wanted = [n.lower() for n in dict.fromkeys(needles) if len(n) >= _MIN_NEEDLE]
         if not wanted:
             return ""
