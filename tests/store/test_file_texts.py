@@ -13,6 +13,7 @@ from prdigest.models import FileChange, PullRequest
 from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
 from prdigest.store import Store, migrate
 from prdigest.store.facts_store import stored_records
+from prdigest.store.file_texts import TextDigests
 from prdigest.store.testing import engine_of
 
 OLD = "def f():\n    return 1\n"
@@ -130,3 +131,15 @@ def test_rows_of_the_older_layout_read_as_before(tmp_path: Path) -> None:
         assert stored_records(store, ids) == dict(zip(ids, records, strict=True))
         # Analysis reads them like any other record.
         assert analyze_selected(store, AnalyzeRequest(repository="org/proj", jobs=1)).analyzed == 4
+
+
+def test_text_digests_hold_texts_within_their_character_bound() -> None:
+    digests = TextDigests(keep=100, keep_chars=10)
+    first, second, large = "a" * 6, "b" * 6, "c" * 11
+    for value in (first, second, large):
+        digest, body = digests.digest(value)
+        assert digest == hashlib.sha256(value.encode()).hexdigest()
+        assert body == value.encode()
+    assert digests.digest(second) == (hashlib.sha256(b"b" * 6).hexdigest(), second)  # remembered: not encoded again
+    assert isinstance(digests.digest(first)[1], bytes)  # dropped for the second one (6 + 6 > 10)
+    assert isinstance(digests.digest(large)[1], bytes)  # larger than the bound: never held

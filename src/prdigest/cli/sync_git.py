@@ -45,7 +45,6 @@ def sync_git(
     ends in "(#N)" and merge commits "Merge pull request #N from ...", plus open PRs from
     refs/pull/N/head when the clone fetched them. Re-running reads only new commits.
     """
-    from prdigest.pipeline.sync import sync_source
     from prdigest.sources.git import GitSource, GitSyncOptions
 
     since_at = parse_date(since)
@@ -56,6 +55,9 @@ def sync_git(
     try:
         if full or _new_database_file(db):
             source.start_log()  # nothing to resume from: git works while the database is created
+        # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
+        from prdigest.pipeline.sync import sync_source
+
         with creating_store(db) as store, _progress() as advance:
             stats = sync_source(store, source, fresh=full, on_record=advance)
             where = _redacted(store.url)

@@ -46,12 +46,15 @@ class TextDigests:
 
     A git sync hands the same ``str`` object as one PR's "after" and the next one's "before";
     remembering the last objects spares hashing them twice. Holding the object keeps its
-    ``id`` from being reused by another text.
+    ``id`` from being reused by another text; the texts held are bounded by count and by
+    characters (``keep_chars``), so large files do not keep a sync's memory up.
     """
 
-    def __init__(self, keep: int = 1024) -> None:
+    def __init__(self, keep: int = 1024, keep_chars: int = 16 * 1024 * 1024) -> None:
         self.keep = keep
+        self.keep_chars = keep_chars
         self._known: dict[int, tuple[str, str]] = {}
+        self._chars = 0
 
     def digest(self, text: str) -> tuple[str, str | bytes]:
         """(digest, the UTF-8 bytes when just encoded, else the text itself)."""
@@ -60,9 +63,12 @@ class TextDigests:
             return found[1], text
         body = text.encode("utf-8")
         digest = hashlib.sha256(body).hexdigest()
-        if len(self._known) >= self.keep:
-            self._known.pop(next(iter(self._known)))
-        self._known[id(text)] = (text, digest)
+        if len(text) <= self.keep_chars:
+            while self._known and (len(self._known) >= self.keep or self._chars + len(text) > self.keep_chars):
+                dropped = self._known.pop(next(iter(self._known)))[0]
+                self._chars -= len(dropped)
+            self._known[id(text)] = (text, digest)
+            self._chars += len(text)
         return digest, body
 
 

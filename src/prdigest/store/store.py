@@ -267,7 +267,11 @@ class Store:
                         outcomes.append((pr, "unchanged"))
                         continue
                     by_number[pr.number] = (pr, digest)
-                    new_texts.update((d, t) for d, t in by_digest.items() if d not in self._stored_texts)
+                    for text_digest, text in by_digest.items():
+                        # A text seen again comes back as ``str``: keep the UTF-8 bytes already
+                        # made for it in this batch rather than encoding it a second time.
+                        if text_digest not in self._stored_texts and not isinstance(new_texts.get(text_digest), bytes):
+                            new_texts[text_digest] = text
                     row = _pr_row(pr, encoded, texts, digest)
                     if found is None:
                         new_rows.append({"repository_id": repo_id, **row})
