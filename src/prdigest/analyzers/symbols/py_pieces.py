@@ -35,8 +35,8 @@ from prdigest.analyzers.symbols.py_outline import (
     parse_module,
     piece_outline,
 )
+from prdigest.analyzers.version_names import VERSION_NAMES
 
-_VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__", "_version"})
 _STARTS = ("def ", "class ", "async def ", "@")
 # A piece that still does not parse after this many joins: the whole file is parsed.
 _MAX_JOINS = 6
@@ -59,7 +59,7 @@ def is_version_assignment(statement: ast.stmt) -> bool:
         targets = statement.targets
     elif isinstance(statement, ast.AnnAssign):
         targets = [statement.target]
-    return any(isinstance(t, ast.Name) and t.id in _VERSION_NAMES for t in targets)
+    return any(isinstance(t, ast.Name) and t.id in VERSION_NAMES for t in targets)
 
 
 # (is a docstring, is a version assignment, digest of its dump without docstrings and version constants)

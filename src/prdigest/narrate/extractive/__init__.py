@@ -13,7 +13,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
 # v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
 #     reader's language, brief without code, code edits in words, each fact once
-EXTRACTIVE_VERSION = "extractive-v9"  # v9: one-liners from the facts in every language
+# v9: one-liners from the facts in every language
+EXTRACTIVE_VERSION = "extractive-v10"  # v10: `_version` is a version constant, as it is to the verdict
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from string import Formatter
 
+from prdigest.analyzers.version_names import VERSION_NAMES
 from prdigest.models.facts import CodeEdit, Facts
 from prdigest.words import Phrases
 
@@ -29,9 +30,6 @@ def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
     # A parameter the analyzer did not record shows as nothing rather than breaking the report.
     wanted = [name for _, name, _, _ in Formatter().parse(ph.tables["code_edits"][key]) if name]
     return ph.say("code_edits", key, **({name: "" for name in wanted} | params))
-
-
-VERSION_NAMES = frozenset({"__version__", "VERSION", "version", "__VERSION__"})
 
 
 def is_version_edit(edit: CodeEdit) -> bool:
