@@ -4,7 +4,6 @@ cached report) are the normal path's answers, and a cached report never outlives
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
+from tests.helpers.cli import offline_runner, run_ok
 
-from prdigest.cli.main import cli
 from prdigest.pipeline.analyze import facts_cache_key
 from prdigest.pipeline.quick import cached_report, code_fingerprint, nothing_to_analyze
 from prdigest.store import Store, facts_store, quick
@@ -36,17 +35,11 @@ def db(tmp_path: Path, seeds: Any) -> str:
 
 @pytest.fixture
 def runner() -> CliRunner:
-    return CliRunner(env={"PRDIGEST_LLM_BASE_URL": None, "PRDIGEST_CONFIG": os.devnull})
-
-
-def _run(runner: CliRunner, *args: str) -> str:
-    result = runner.invoke(cli, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
+    return offline_runner()
 
 
 def _report(runner: CliRunner, db: str, *options: str) -> str:
-    return _run(runner, "report", f"{HUMMING[0]}#{HUMMING[1]}", "--db", db, *options)
+    return run_ok(runner, "report", f"{HUMMING[0]}#{HUMMING[1]}", "--db", db, *options)
 
 
 @pytest.mark.parametrize("fmt", ["md", "json", "html"])
@@ -133,23 +126,23 @@ def test_refresh_and_a_database_url_take_the_normal_path(runner: CliRunner, db: 
     first = _report(runner, db)
     assert _report(runner, db, "--refresh") == first
     assert cached_report(f"sqlite:///{db}", *HUMMING, "zh", "full", "md") is None
-    assert _run(runner, "report", f"{HUMMING[0]}#{HUMMING[1]}", "--db", f"sqlite:///{db}") == first
+    assert run_ok(runner, "report", f"{HUMMING[0]}#{HUMMING[1]}", "--db", f"sqlite:///{db}") == first
 
 
 def test_nothing_to_analyze_agrees_with_the_analysis(runner: CliRunner, db: str, seeds: Any) -> None:
-    full = _run(runner, "analyze", "--all", "--db", db)
+    full = run_ok(runner, "analyze", "--all", "--db", db)
     assert nothing_to_analyze(db, None) == 2
     assert nothing_to_analyze(db, HUMMING[0]) == 2
     assert nothing_to_analyze(db, "someone/else") == 0
-    quick_output = _run(runner, "analyze", "--db", db)
+    quick_output = run_ok(runner, "analyze", "--db", db)
     assert quick_output == "analyzed 0 pull requests (2 already current)\n"
     assert full == "analyzed 2 pull requests (0 already current)\n"
     with Store.open(f"sqlite:///{db}") as store:
         store.upsert_prs([seeds.humming_pr().model_copy(update={"title": "Retitled"})])
     assert nothing_to_analyze(db, None) is None  # the record changed: its facts are stale
-    _run(runner, "analyze", "--db", db)
+    run_ok(runner, "analyze", "--db", db)
     assert nothing_to_analyze(db, None) == 2
     _report(runner, db)  # a narrative is stored: the PR's search row is stale
     assert nothing_to_analyze(db, None) is None
-    assert _run(runner, "analyze", "--db", db) == "analyzed 0 pull requests (2 already current)\n"
+    assert run_ok(runner, "analyze", "--db", db) == "analyzed 0 pull requests (2 already current)\n"
     assert nothing_to_analyze(db, None) == 2

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests.helpers.cli import offline_runner, run_ok
 from tests.helpers.gitrepo import GitRepoBuilder
 
-from prdigest.cli.main import cli
 from prdigest.demo.example_repo import build_example_repository
 from prdigest.pipeline.quick import cached_report, quick_report
 from prdigest.pipeline.report import rendered_report
@@ -37,8 +37,8 @@ def analyzed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     builder.squash_pr(121, "Allow cupy 15", {pins: "numpy>=1.27\ncupy-cuda13x!=14.1.0,<16\n"})
     builder.create_pull_ref(122, {pins: "numpy>=1.27\ncupy-cuda13x>=15\n"})
     db = folder / "prdigest.db"
-    _run(CliRunner(), "sync", "git", str(repo), "--db", str(db))
-    _run(CliRunner(), "analyze", "--db", str(db))
+    run_ok(CliRunner(), "sync", "git", str(repo), "--db", str(db))
+    run_ok(CliRunner(), "analyze", "--db", str(db))
     return db
 
 
@@ -51,13 +51,7 @@ def db(analyzed: Path, tmp_path: Path) -> str:
 
 @pytest.fixture
 def runner() -> CliRunner:
-    return CliRunner(env={"PRDIGEST_LLM_BASE_URL": None, "PRDIGEST_CONFIG": os.devnull})
-
-
-def _run(runner: CliRunner, *args: str) -> str:
-    result = runner.invoke(cli, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
+    return offline_runner()
 
 
 def _numbers(db: str) -> list[int]:
@@ -103,7 +97,9 @@ def test_every_report_of_every_pr_equals_the_normal_one(runner: CliRunner, db: s
     assert _narratives(db) == _narratives(str(normal_db))
     # What the command prints is that document too.
     _forget_reports(db)
-    assert _run(runner, "report", f"{REPO_SLUG}#104", "--db", db) == _normal(str(normal_db), 104, ("zh", "full", "md"))
+    assert run_ok(runner, "report", f"{REPO_SLUG}#104", "--db", db) == _normal(
+        str(normal_db), 104, ("zh", "full", "md")
+    )
 
 
 def test_the_demo_history_exercises_related_work_and_the_ledger(db: str) -> None:

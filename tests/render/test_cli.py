@@ -4,13 +4,13 @@ through the Store API."""
 from __future__ import annotations
 
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from tests.helpers.cli import offline_runner, run_ok
 
 from prdigest.cli.main import cli
 from prdigest.models.pullrequest import PullRequest
@@ -34,27 +34,21 @@ def db(tmp_path: Path, seeds: Any) -> str:
 @pytest.fixture
 def runner() -> CliRunner:
     # No LLM and no user config: the extractive narrator, deterministic output.
-    return CliRunner(env={"PRDIGEST_LLM_BASE_URL": None, "PRDIGEST_CONFIG": os.devnull})
-
-
-def _run(runner: CliRunner, *args: str) -> str:
-    result = runner.invoke(cli, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
+    return offline_runner()
 
 
 def test_report_in_every_format(runner: CliRunner, db: str) -> None:
-    md = _run(runner, "report", "vllm-project/vllm#43530", "--db", db)
+    md = run_ok(runner, "report", "vllm-project/vllm#43530", "--db", db)
     assert md.startswith("# PR #43530 完整报告\n")
     assert "`vllm/model_executor/layers/quantization/humming.py`（模块 量化模块" in md
-    en = _run(runner, "report", "vllm-project/vllm#44301", "--lang", "en", "--length", "brief", "--db", db)
+    en = run_ok(runner, "report", "vllm-project/vllm#44301", "--lang", "en", "--length", "brief", "--db", db)
     assert en.startswith("# PR #44301 brief report\n")
     assert "# Risks\n" in en
     assert "```" not in en
-    data = json.loads(_run(runner, "report", "vllm-project/vllm#43530", "--format", "json", "--db", db))
+    data = json.loads(run_ok(runner, "report", "vllm-project/vllm#43530", "--format", "json", "--db", db))
     assert data["verdict"]["level"] == "read-in-depth"
     assert data["lang"] == "zh"
-    html = _run(runner, "report", "vllm-project/vllm#43530", "--format", "html", "--db", db)
+    html = run_ok(runner, "report", "vllm-project/vllm#43530", "--format", "html", "--db", db)
     assert html.startswith("<!DOCTYPE html>")
     assert "<script" not in html
     with Store.open(f"sqlite:///{db}") as store:
@@ -80,14 +74,14 @@ def test_report_analyzes_a_pr_without_facts(runner: CliRunner, db: str) -> None:
                 )
             ]
         )
-    md = _run(runner, "report", "vllm-project/vllm#5", "--lang", "en", "--db", db)
+    md = run_ok(runner, "report", "vllm-project/vllm#5", "--lang", "en", "--db", db)
     assert "“Fix a typo in the README because it confused users.”" in md
 
 
 def test_feed_formats_and_window(runner: CliRunner, db: str) -> None:
-    md = _run(runner, "feed", "vllm-project/vllm", "--db", db)
+    md = run_ok(runner, "feed", "vllm-project/vllm", "--db", db)
     assert md.index("Relax cupy-cuda13x pin") < md.index("Fix CuPy runtime deps")
-    window = _run(
+    window = run_ok(
         runner,
         "feed",
         "vllm-project/vllm",
@@ -103,7 +97,7 @@ def test_feed_formats_and_window(runner: CliRunner, db: str) -> None:
         db,
     )
     assert [item["number"] for item in json.loads(window)["items"]] == [43530]
-    atom = _run(runner, "feed", "vllm-project/vllm", "--format", "atom", "--limit", "1", "--db", db)
+    atom = run_ok(runner, "feed", "vllm-project/vllm", "--format", "atom", "--limit", "1", "--db", db)
     root = ET.fromstring(atom.encode())
     assert len(root.findall("{http://www.w3.org/2005/Atom}entry")) == 1
     bad = runner.invoke(cli, ["feed", "vllm-project/vllm", "--since", "yesterday", "--db", db])
@@ -129,6 +123,6 @@ def test_publish_writes_the_site(runner: CliRunner, db: str, tmp_path: Path) -> 
     # a second publish narrates nothing new
     with Store.open(f"sqlite:///{db}") as store:
         before = count_narratives(store)
-    _run(runner, "publish", "vllm-project/vllm", "--out", str(out), "--lang", "en", "--db", db)
+    run_ok(runner, "publish", "vllm-project/vllm", "--out", str(out), "--lang", "en", "--db", db)
     with Store.open(f"sqlite:///{db}") as store:
         assert count_narratives(store) == before == 8
