@@ -10,7 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.faults.conftest import clean_env, command, run
+from tests.faults.conftest import run
+from tests.faults.processes import alive, gone_within, start_in_own_group
+from tests.faults.processes import workers as workers_of
 
 from prdigest.demo.synthetic import write_synthetic_history
 
@@ -26,69 +28,18 @@ def synced_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.add(int(entry))
-    return found
-
-
-def _workers(pid: int) -> set[int]:
-    """The analysis workers among the children (not multiprocessing's resource tracker)."""
-    found = set()
-    for child in _children(pid):
-        try:
-            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in cmdline:
-            found.add(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def _start_and_wait_for_workers(db: Path) -> tuple[subprocess.Popen[str], set[int]]:
-    process = subprocess.Popen(
-        command("analyze", "--all", "--jobs", "2", "--db", str(db)),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=clean_env(),
-        start_new_session=True,  # its own process group, as a terminal would give it
-    )
+    process = start_in_own_group("analyze", "--all", "--jobs", "2", "--db", str(db))
     deadline = time.monotonic() + 120
     workers: set[int] = set()
     while time.monotonic() < deadline and process.poll() is None:
-        workers = _workers(process.pid)
+        workers = workers_of(process.pid)
         if len(workers) == 2:
             return process, workers
         time.sleep(0.05)
     process.kill()
     process.communicate()
     pytest.fail(f"the two workers never showed (exit {process.poll()})")
-
-
-def _gone_within(pids: set[int], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not any(_alive(pid) for pid in pids):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.mark.slow
@@ -98,10 +49,10 @@ def test_kill_9_of_the_parent_ends_the_workers(synced_db: Path) -> None:
     process.communicate()
     try:
         # A worker still starting (importing) ends once it starts: it finds its parent gone.
-        assert _gone_within(workers, 90), "workers outlived their parent"
+        assert gone_within(workers, 90), "workers outlived their parent"
     finally:
         for pid in workers:
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
 
@@ -112,7 +63,7 @@ def test_ctrl_c_ends_the_workers(synced_db: Path) -> None:
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "Traceback" not in err, err
-    assert _gone_within(workers, 10)
+    assert gone_within(workers, 10)
 
 
 @pytest.mark.slow
@@ -120,4 +71,4 @@ def test_a_normal_run_leaves_no_process(synced_db: Path) -> None:
     process, workers = _start_and_wait_for_workers(synced_db)
     _out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
-    assert _gone_within(workers, 5)
+    assert gone_within(workers, 5)

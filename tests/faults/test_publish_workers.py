@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from tests.faults.conftest import clean_env, command, run
-from tests.faults.test_analyze_workers import _alive, _gone_within, _workers
+from tests.faults.processes import alive, gone_within, start_in_own_group
+from tests.faults.processes import workers as workers_of
 
 from prdigest.demo.synthetic import write_synthetic_history
 from prdigest.pipeline.publish_stamps import MANIFEST
@@ -58,10 +59,10 @@ def _publish_watching_workers(db: Path, out: Path, *extra: str) -> tuple[subproc
     )
     seen: set[int] = set()
     while process.poll() is None:
-        seen |= _workers(process.pid)
+        seen |= workers_of(process.pid)
         time.sleep(0.02)
     out_text, err_text = process.communicate()
-    assert _gone_within(seen, 5), "a worker outlived the run"
+    assert gone_within(seen, 5), "a worker outlived the run"
     return subprocess.CompletedProcess(process.args, process.returncode, out_text, err_text), len(seen)
 
 
@@ -139,18 +140,13 @@ def test_publishing_again_with_jobs_rewrites_nothing(analyzed_db: Path, tmp_path
 @pytest.mark.slow
 def test_ctrl_c_ends_the_workers(analyzed_db: Path, tmp_path: Path) -> None:
     db = _copy(analyzed_db, tmp_path / "interrupted.db")
-    process = subprocess.Popen(
-        command("publish", REPO, "--out", str(tmp_path / "site"), "--no-llm", "--jobs", "2", "--db", str(db)),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=clean_env(),
-        start_new_session=True,  # its own process group, as a terminal would give it
+    process = start_in_own_group(
+        "publish", REPO, "--out", str(tmp_path / "site"), "--no-llm", "--jobs", "2", "--db", str(db)
     )
     deadline = time.monotonic() + 120
     workers: set[int] = set()
     while time.monotonic() < deadline and process.poll() is None and not workers:
-        workers = _workers(process.pid)
+        workers = workers_of(process.pid)
         time.sleep(0.02)
     if not workers:
         process.kill()
@@ -161,8 +157,8 @@ def test_ctrl_c_ends_the_workers(analyzed_db: Path, tmp_path: Path) -> None:
     try:
         assert process.returncode == 130, err
         assert "Traceback" not in err, err
-        assert _gone_within(workers, 10)
+        assert gone_within(workers, 10)
     finally:
         for pid in workers:
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
