@@ -90,12 +90,12 @@ def analyze_stored(
         return stats
     registry = registry or default_registry()  # imported only when there is something to analyze
     from prdigest.pipeline import analyze_workers as workers
+    from prdigest.pipeline.worker_pool import worker_count
 
     def read(ids: Sequence[int]) -> dict[int, PullRequest]:
         return stored_records(store, ids)
 
-    count = workers.default_jobs() if jobs is None else max(1, jobs)
-    count = min(count, len(todo) // workers.MIN_PARALLEL)
+    count = worker_count(jobs, len(todo))
     if count > 1 and workers.can_send(registry, context):
         url = store.url if store.reopenable() else None
         pages = workers.analyze_in_workers(todo, read, registry, context, count, url)

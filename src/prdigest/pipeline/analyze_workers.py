@@ -21,10 +21,8 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Registry
 from prdigest.errors import AnalysisError
 from prdigest.models.pullrequest import PullRequest
-from prdigest.pipeline.worker_pool import MIN_PARALLEL, default_jobs, run_pages
+from prdigest.pipeline.worker_pool import run_pages
 from prdigest.store.facts_store import FactsRow
-
-__all__ = ["MIN_PARALLEL", "analyze_in_process", "analyze_in_workers", "can_send", "default_jobs"]
 
 PAGE_SIZE = 25
 # A worker's page is smaller: it holds the page's records and outcomes at once, and the
