@@ -28,28 +28,31 @@ def insert_rows(
     if not rows:
         return
     dialect = connection.dialect.name
+    if dialect == "sqlite" and len(rows) > 1 and _sqlite_insert_many(connection, table, rows, keys, update):
+        return
+    if dialect not in ("sqlite", "postgresql"):
+        connection.execute(insert(table), list(rows))
+        return
+    connection.execute(_upsert_statement(table, dialect, keys, update), list(rows))
+
+
+def _upsert_statement(table: Table, dialect: str, keys: Sequence[str], update: Sequence[str]) -> Any:
+    """INSERT … ON CONFLICT (``keys``) DO UPDATE ``update`` (or DO NOTHING), SQLite or PostgreSQL."""
     statement: Any
     # Only the dialect in use is imported: PostgreSQL's package alone costs a SQLite sync ~70 ms.
     if dialect == "sqlite":
-        if len(rows) > 1 and _sqlite_insert_many(connection, table, rows, keys, update):
-            return
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
         statement = sqlite_insert(table)
-    elif dialect == "postgresql":
+    else:
         from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 
         statement = postgresql_insert(table)
-    else:
-        connection.execute(insert(table), list(rows))
-        return
     if update:
-        statement = statement.on_conflict_do_update(
+        return statement.on_conflict_do_update(
             index_elements=list(keys), set_={name: statement.excluded[name] for name in update}
         )
-    else:
-        statement = statement.on_conflict_do_nothing(index_elements=list(keys))
-    connection.execute(statement, list(rows))
+    return statement.on_conflict_do_nothing(index_elements=list(keys))
 
 
 _Processor = Callable[[Any], Any] | None
@@ -58,7 +61,7 @@ _Processor = Callable[[Any], Any] | None
 def _sqlite_insert_many(
     connection: Connection, table: Table, rows: Sequence[dict[str, Any]], keys: Sequence[str], update: Sequence[str]
 ) -> bool:
-    """The same statement as below, compiled once and run with plain tuples (SQLite).
+    """The same statement (`_upsert_statement`), compiled once and run with plain tuples (SQLite).
 
     A sync writes thousands of rows (records, file texts): SQLAlchemy's per-row parameter
     handling cost more than SQLite's own work. Each value still goes through its column
@@ -88,16 +91,7 @@ def _sqlite_insert_many(
 def _sqlite_upsert(
     table: Table, keys: tuple[str, ...], update: tuple[str, ...], names: tuple[str, ...], dialect: Dialect
 ) -> tuple[str, tuple[str, ...], tuple[tuple[int, Callable[[Any], Any]], ...]]:
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-    statement = sqlite_insert(table)
-    if update:
-        statement = statement.on_conflict_do_update(
-            index_elements=list(keys), set_={name: statement.excluded[name] for name in update}
-        )
-    else:
-        statement = statement.on_conflict_do_nothing(index_elements=list(keys))
-    compiled = statement.compile(dialect=dialect, column_keys=list(names))
+    compiled = _upsert_statement(table, "sqlite", keys, update).compile(dialect=dialect, column_keys=list(names))
     order = tuple(compiled.positiontup or ())
     processors = []
     for index, name in enumerate(order):
