@@ -64,9 +64,30 @@ def test_every_template_the_analyzers_emit_has_zh_and_en_sentences(table: str) -
         missing = wanted - set(sentences)
         assert not missing, f"{lang} {table} lacks {sorted(missing)}"
         # Variants belong to a known template; nothing stale is left behind.
-        stale = {key for key in sentences if key.split(".without-")[0] not in wanted}
+        stale = {key for key in sentences if _base(key) not in wanted}
         assert not stale, f"{lang} {table} has sentences for no template: {sorted(stale)}"
+        # A ".one-" variant (a count of 1) belongs to a sentence of the same table.
+        orphans = {key for key in sentences if ".one-" in key and key.rsplit(".one-", 1)[0] not in sentences}
+        assert not orphans, f"{lang} {table} has singular variants of nothing: {sorted(orphans)}"
     assert set(labels("zh").tables[table]) == set(labels("en").tables[table])
+
+
+def _base(key: str) -> str:
+    return key.split(".without-")[0].split(".one-")[0]
+
+
+def test_a_count_of_one_reads_in_the_singular_where_the_language_has_one() -> None:
+    en, zh = labels("en"), labels("zh")
+    one: EvidenceParams = {"lines": "1", "files": "1", "paths": ["a.py"]}
+    assert fill("reason_details", "core-change.lines", one, en, {}) == "1 line of core logic changes in 1 file (`a.py`)"
+    many: EvidenceParams = {"lines": "12", "files": "1", "paths": ["a.py"]}
+    twelve = "12 lines of core logic change in 1 file (`a.py`)"
+    assert fill("reason_details", "core-change.lines", many, en, {}) == twelve
+    small: EvidenceParams = {"lines": "1", "paths": []}
+    assert fill("reason_details", "small-change.lines", small, en, {}) == "a small change: 1 line of core logic"
+    assert fill("key_reasons", "tests", {"lines": "1"}, en, {}) == "tests (1 changed line)"
+    assert fill("key_reasons", "tests", {"lines": "10"}, en, {}) == "tests (10 changed lines)"
+    assert fill("reason_details", "small-change.lines", small, zh, {}) == "改动很小：核心逻辑改动 1 行"
 
 
 def test_every_risk_tag_of_the_vocabulary_has_evidence_templates() -> None:
@@ -78,7 +99,7 @@ def test_every_risk_tag_of_the_vocabulary_has_evidence_templates() -> None:
 def test_zh_sentences_hold_no_english_words(table: str) -> None:
     zh = labels("zh")
     for key, sentence in zh.tables[table].items():
-        base = key.split(".without-")[0]
+        base = _base(key)
         params = _params(sentence)
         text = fill(table, base, params, zh, {}) if key == base else sentence.format_map({name: "" for name in params})
         assert not _english_words(text), (key, text)

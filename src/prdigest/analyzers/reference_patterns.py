@@ -237,7 +237,11 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         r"\brelated(?: to)?\b|\bsimilar to\b|\bsame as\b|\bper\b|参见|详见|"
         # "guards added in #1 / relanded in #2": a participle telling where something else was
         # restored; this PR would say "relands #2".
-        r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b",
+        r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b|"
+        # "Partial fix for #12", "partially resolves #12": the issue stays open, so no "fixes";
+        # longer than the "fix for" inside it, so it wins at the same end.
+        r"\b(?:partial(?:ly)?|partly)\s+(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b"
+        r"(?:\s+(?:issue|bug|pr|for))?\s*:?|部分(?:修复|解决)",
     ),
     ("reverts", r"\brevert(?:s|ing|ed)?\b|\broll(?:s|ing)? back\b|\bback(?:s|ing)? out\b|回退|撤销"),
     (

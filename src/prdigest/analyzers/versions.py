@@ -19,16 +19,16 @@ FACTS_SCHEMA = 2
 
 # name -> version of every analyzer in DEFAULT_ANALYZER_MODULES: the one place a version is
 # bumped (each analyzer reads its own from here). Bump it when its output can change.
-# references v6: conditionals, "introduced in"; tests_ci v5: one typo rule; verdict v6: one typo
-# rule, code lines read as syntax, caps read by packaging (v7: an exact pin worded as a pin);
-# dependencies v4: requirements scopes.
+# references v6: conditionals, "introduced in" (v7: a partial fix is no fix); tests_ci v5: one
+# typo rule; verdict v6: one typo rule, code lines read as syntax, caps read by packaging (v7: an
+# exact pin worded as a pin); dependencies v4: requirements scopes.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "2",
     "tests_ci": "5",
     "dependencies": "4",
     "symbols": "3",
-    "references": "6",
+    "references": "7",
     "discussion": "3",
     "risks": "5",
     "verdict": "7",

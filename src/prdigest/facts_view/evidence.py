@@ -36,13 +36,20 @@ def fill(table: str, template: str, params: EvidenceParams, lab: Labels, tag_lab
     """The sentence of `template` from `table`, its placeholders filled in the output language.
 
     When a placeholder's parameter is empty, a ``<key>.without-<param>`` variant is used if the
-    label file has one (variants chain: ``x.without-a.without-b``). Unknown templates raise
-    `KeyError` (tests keep the tables complete)."""
+    label file has one (variants chain: ``x.without-a.without-b``); then, when a count is 1, a
+    ``<key>.one-<param>`` variant if the table has one ("1 line", not "1 lines").
+    Unknown templates raise `KeyError` (tests keep the tables complete)."""
     sentences = lab.tables[table]
     key = template
     while True:
         empty = [name for name in _fields(sentences[key]) if name not in _VERSION_PARAMS and not params.get(name)]
         variant = next((f"{key}.without-{name}" for name in empty if f"{key}.without-{name}" in sentences), None)
+        if variant is None:
+            break
+        key = variant
+    while True:
+        ones = [name for name in _fields(sentences[key]) if params.get(name) == "1"]
+        variant = next((f"{key}.one-{name}" for name in ones if f"{key}.one-{name}" in sentences), None)
         if variant is None:
             break
         key = variant

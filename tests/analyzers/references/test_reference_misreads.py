@@ -80,3 +80,12 @@ def test_introduced_in_names_a_root_cause_only_for_a_problem() -> None:
     assert _relations("The crash was introduced by #21.") == {21: "root-cause-in"}
     assert _relations("This reverts the caching introduced in #22.") == {22: "reverts"}
     assert _relations("Restore the fast path introduced in #23, with a guard.") == {23: "restores"}
+
+
+def test_a_partial_fix_leaves_the_issue_open() -> None:
+    assert _relations("Partial fix for #1581: the slow check goes.") == {1581: "mentions"}
+    assert _relations("This partially fixes #20 and fixes #21.") == {20: "mentions", 21: "fixes"}
+    assert _relations("Partly resolves #22") == {22: "mentions"}
+    assert _relations("部分修复 #23") == {23: "mentions"}
+    # a whole fix stays one
+    assert _relations("Fix for #24") == {24: "fixes"}
