@@ -27,14 +27,13 @@ from sqlalchemy import Connection, Row, bindparam, text
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.quick import search_stamp as _stamp
 from prdigest.store.search_text import CJK as _CJK
-from prdigest.store.search_text import build_document, segment
+from prdigest.store.search_text import build_document, parse_facts, parse_narratives, segment
 from prdigest.store.search_text import clean as _clean
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
 if TYPE_CHECKING:
-    from prdigest.models.facts import Facts
-    from prdigest.models.narrative import Narrative
+    pass
 
 _WORDISH = re.compile(r"\w", re.UNICODE)
 _BATCH = 200
@@ -269,8 +268,8 @@ def _write_rows(
         record, facts_body, narrative_bodies = loaded[pr_id]
         document = build_document(
             record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
-            None if facts_body is None else _facts(facts_body),
-            _narratives(narrative_bodies),
+            None if facts_body is None else parse_facts(facts_body),
+            parse_narratives(narrative_bodies),
         )
         values.append(
             {
@@ -283,22 +282,6 @@ def _write_rows(
             }
         )
     _replace_rows(store, connection, ids, values)
-
-
-def _facts(body: str) -> Facts:
-    # Imported here, as in `_narratives`: a sync of new records has neither facts nor
-    # narratives, and these models cost more to import than many records to index.
-    from prdigest.models.facts import Facts
-
-    return Facts.model_validate_json(body)
-
-
-def _narratives(bodies: list[str]) -> list[Narrative]:
-    if not bodies:
-        return []
-    from prdigest.models.narrative import Narrative
-
-    return [Narrative.model_validate_json(body) for body in bodies]
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:

@@ -61,3 +61,19 @@ def build_document(pr: PullRequest, facts: Facts | None, narratives: Sequence[Na
         comments=segment(clean("\n".join(comments))),
         report=segment(clean("\n".join(x for x in report if x))),
     )
+
+
+def parse_facts(body: str) -> Facts:
+    # Imported here: a sync of new records has neither facts nor narratives, and these
+    # models cost more to import than many records to index.
+    from prdigest.models.facts import Facts
+
+    return Facts.model_validate_json(body)
+
+
+def parse_narratives(bodies: list[str]) -> list[Narrative]:
+    if not bodies:
+        return []
+    from prdigest.models.narrative import Narrative
+
+    return [Narrative.model_validate_json(body) for body in bodies]
