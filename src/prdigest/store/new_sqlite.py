@@ -75,6 +75,8 @@ def _stored_time(value: datetime | None) -> str | None:
     """A naive UTC time as SQLAlchemy's SQLite ``DateTime`` stores it."""
     if value is None:
         return None
+    if value.tzinfo is None:  # always, after `to_naive_utc`; the same text, made in C
+        return value.isoformat(" ", "microseconds")
     return (
         f"{value.year:04d}-{value.month:02d}-{value.day:02d} "
         f"{value.hour:02d}:{value.minute:02d}:{value.second:02d}.{value.microsecond:06d}"
