@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import click
@@ -107,6 +108,33 @@ def creating_store(db: str | None) -> Iterator[Any]:
                 empty = store.is_empty()
         store.close()
         if empty and path is not None:
-            for name in (str(path), f"{path}-wal", f"{path}-shm", f"{path}-journal"):
-                with suppress(FileNotFoundError):
-                    os.unlink(name)
+            remove_database_files(path)
+
+
+@contextmanager
+def creating_new_sqlite(path: Path) -> Iterator[Any]:
+    """Like `creating_store` for a SQLite file known not to exist: a `NewSqliteFile` (written
+    without SQLAlchemy), or the store when the file cannot be created that way."""
+    from prdigest.store.new_sqlite import NewSqliteFile
+
+    new = NewSqliteFile.create(path)
+    if new is None:
+        with creating_store(str(path)) as store:
+            yield store
+        return
+    try:
+        yield new
+    finally:
+        empty = False
+        with suppress(Exception):  # cannot tell (the database failed): keep the file
+            empty = new.is_empty()
+        new.close()
+        if empty:
+            remove_database_files(path)
+
+
+def remove_database_files(path: Path) -> None:
+    """Remove a SQLite file and its companions (a failed first sync leaves no empty database)."""
+    for name in (str(path), f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        with suppress(FileNotFoundError):
+            os.unlink(name)

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from prdigest.cli.options import creating_store, db_option, parse_date
+from prdigest.cli.options import creating_new_sqlite, creating_store, db_option, parse_date
 from prdigest.cli.plural import plural
 
 
@@ -58,7 +58,9 @@ def sync_git(
         # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
         from prdigest.pipeline.sync import sync_source
 
-        with creating_store(db) as store, _progress() as advance:
+        new_file = _new_sqlite_path(db)
+        creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
+        with creating as store, _progress() as advance:
             stats = sync_source(store, source, fresh=full, on_record=advance)
             where = _redacted(store.url)
     finally:
@@ -123,10 +125,22 @@ def _new_database_file(db: str | None) -> bool:
     return not Path(value).expanduser().exists()
 
 
-def _redacted(url: str) -> str:
-    from prdigest.store.database import redact_url
+def _new_sqlite_path(db: str | None) -> Path | None:
+    """The file --db (or PRDIGEST_DB) names as a plain path when it does not exist yet (a
+    new file is written without SQLAlchemy, see `prdigest.store.new_sqlite`), else None."""
+    value = db or os.environ.get("PRDIGEST_DB")
+    if not value or "://" in value:
+        return None
+    path = Path(value).expanduser()
+    return None if path.exists() else path.resolve()  # as `resolve_database_url` names it
 
-    return url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else redact_url(url)
+
+def _redacted(url: str) -> str:
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///")
+    from prdigest.store.database import redact_url  # SQLAlchemy: not loaded for a SQLite file
+
+    return redact_url(url)
 
 
 class _Progress(AbstractContextManager[Any]):

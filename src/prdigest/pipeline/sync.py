@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from prdigest.errors import NotFound
 from prdigest.models.pullrequest import PullRequest
 from prdigest.sources.protocol import Source, StoredLookup
-from prdigest.store import search_store
-from prdigest.store.store import Store, UpsertStats
+from prdigest.store.new_sqlite import NewSqliteFile
+from prdigest.store.record_batches import UpsertStats
+
+if TYPE_CHECKING:
+    from prdigest.store.store import Store
 
 # Called after each record is committed with "inserted", "updated" or "unchanged".
 OnRecord = Callable[[PullRequest, str], None]
@@ -40,7 +44,7 @@ class SyncStats:
 
 
 def sync_source(
-    store: Store,
+    store: Store | NewSqliteFile,
     source: Source,
     *,
     fresh: bool = False,
@@ -48,7 +52,10 @@ def sync_source(
     stats: SyncStats | None = None,
 ) -> SyncStats:
     """Write the source's records new since its saved state (all of them with ``fresh``),
-    then save the state it hands back. Pass ``stats`` to keep the counts if the run fails."""
+    then save the state it hands back. Pass ``stats`` to keep the counts if the run fails.
+
+    ``store`` may be a `NewSqliteFile` (a new SQLite file written without SQLAlchemy), which
+    stores exactly what the store would."""
     stats = stats if stats is not None else SyncStats()
     repository = source.repository
     state = {} if fresh or repository is None else store.get_sync_state(repository, source.name)
@@ -70,7 +77,13 @@ def sync_source(
     # whole repository: rows a killed earlier sync wrote but did not index are caught up too
     # (cheap: only rows whose record changed are rebuilt; rows written above were indexed
     # with their write and are not read again).
-    search_store.reindex(store, repository, indexed=written)
+    if isinstance(store, NewSqliteFile):
+        if repository is not None:
+            store.reindex_search(repository, written)
+    else:
+        from prdigest.store import search_store  # SQLAlchemy: not loaded for a new SQLite file
+
+        search_store.reindex(store, repository, indexed=written)
     resume = source.resume_state()
     if resume is not None and repository is not None:
         store.set_sync_state(repository, source.name, resume)
@@ -78,7 +91,7 @@ def sync_source(
     return stats
 
 
-def stored_lookup(store: Store) -> StoredLookup:
+def stored_lookup(store: Store | NewSqliteFile) -> StoredLookup:
     """The store as a source sees it: the stored record of a PR, or None."""
 
     def lookup(repository: str, number: int) -> PullRequest | None:

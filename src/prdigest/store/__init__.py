@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from prdigest.store.database import make_engine, resolve_database_url
     from prdigest.store.quick import default_database_path
-    from prdigest.store.store import PRSummary, Store, UpsertStats
+    from prdigest.store.record_batches import UpsertStats
+    from prdigest.store.store import PRSummary, Store
 
 __all__ = ["PRSummary", "Store", "UpsertStats", "default_database_path", "make_engine", "resolve_database_url"]
 
 _WHERE = {
     "PRSummary": "prdigest.store.store",
     "Store": "prdigest.store.store",
-    "UpsertStats": "prdigest.store.store",
+    "UpsertStats": "prdigest.store.record_batches",
     "default_database_path": "prdigest.store.quick",
     "make_engine": "prdigest.store.database",
     "resolve_database_url": "prdigest.store.database",

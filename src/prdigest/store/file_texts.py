@@ -14,91 +14,37 @@ Texts are never deleted: another row (of any repository) may name the same one.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from sqlalchemy import Connection, select
 
 from prdigest.models.pullrequest import PullRequest
-from prdigest.store.record_texts import text_refs, wanted_digests, with_texts
+from prdigest.store.record_texts import (  # the record side, without database code
+    WITHOUT_TEXTS,
+    TextDigests,
+    record_json,
+    row_hash,
+    split_texts,
+    text_refs,
+    text_size,
+    wanted_digests,
+    with_texts,
+)
+
+__all__ = [
+    "WITHOUT_TEXTS",
+    "TextDigests",
+    "load_records",
+    "record_json",
+    "row_hash",
+    "save_texts",
+    "split_texts",
+    "text_size",
+]
 from prdigest.store.schema import file_texts
 from prdigest.store.upsert import insert_rows
 
-# What a row's ``record`` JSON leaves out (pydantic's exclude: every file's two texts).
-WITHOUT_TEXTS: Any = {"files": {"__all__": {"content_before", "content_after"}}}
 _CHUNK = 500  # digests per IN (...): well under every database's bound-parameter limit
-
-
-def record_json(pr: PullRequest) -> str:
-    """The JSON stored in a row's ``record``: the record without its files' full texts."""
-    return pr.model_dump_json(exclude=WITHOUT_TEXTS)
-
-
-def text_size(pr: PullRequest) -> int:
-    """Characters of full text the record carries (what a write batch holds besides JSON)."""
-    return sum(len(f.content_before or "") + len(f.content_after or "") for f in pr.files)
-
-
-class TextDigests:
-    """Digests of texts, each text object hashed once while it is remembered.
-
-    A git sync hands the same ``str`` object as one PR's "after" and the next one's "before";
-    remembering the last objects spares hashing them twice. Holding the object keeps its
-    ``id`` from being reused by another text; the texts held are bounded by count and by
-    characters (``keep_chars``), so large files do not keep a sync's memory up.
-    """
-
-    def __init__(self, keep: int = 1024, keep_chars: int = 16 * 1024 * 1024) -> None:
-        self.keep = keep
-        self.keep_chars = keep_chars
-        self._known: dict[int, tuple[str, str]] = {}
-        self._chars = 0
-
-    def digest(self, text: str) -> tuple[str, str | bytes]:
-        """(digest, the UTF-8 bytes when just encoded, else the text itself)."""
-        found = self._known.get(id(text))
-        if found is not None and found[0] is text:
-            return found[1], text
-        body = text.encode("utf-8")
-        digest = hashlib.sha256(body).hexdigest()
-        if len(text) <= self.keep_chars:
-            while self._known and (len(self._known) >= self.keep or self._chars + len(text) > self.keep_chars):
-                dropped = self._known.pop(next(iter(self._known)))[0]
-                self._chars -= len(dropped)
-            self._known[id(text)] = (text, digest)
-            self._chars += len(text)
-        return digest, body
-
-
-def split_texts(pr: PullRequest, digests: TextDigests) -> tuple[str | None, dict[str, str | bytes]]:
-    """(the row's ``texts`` JSON, or None when the record has no full text; each text by
-    digest, as text or already as its UTF-8 bytes)."""
-    refs: list[list[Any]] = []
-    texts: dict[str, str | bytes] = {}
-    for index, change in enumerate(pr.files):
-        before, after = change.content_before, change.content_after
-        if before is None and after is None:
-            continue
-        ref: list[Any] = [index, None, None]
-        for slot, text in ((1, before), (2, after)):
-            if text is not None:
-                digest, body = digests.digest(text)
-                ref[slot] = digest
-                texts[digest] = body
-        refs.append(ref)
-    if not refs:
-        return None, texts
-    return json.dumps(refs, separators=(",", ":")), texts
-
-
-def row_hash(record: str, texts: str | None) -> str:
-    """The row's ``record_hash``: equal records (texts included, through their digests) hash equal."""
-    digest = hashlib.sha256(record.encode("utf-8"))
-    if texts is not None:
-        digest.update(b"\n" + texts.encode("ascii"))
-    return digest.hexdigest()
 
 
 def save_texts(connection: Connection, texts: dict[str, str | bytes]) -> None:

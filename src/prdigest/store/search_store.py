@@ -26,21 +26,20 @@ from sqlalchemy import Connection, Row, bindparam, text
 
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.quick import search_stamp as _stamp
+from prdigest.store.search_text import CJK as _CJK
+from prdigest.store.search_text import build_document, parse_facts, parse_narratives, segment
+from prdigest.store.search_text import clean as _clean
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
 if TYPE_CHECKING:
-    from prdigest.models.facts import Facts
-    from prdigest.models.narrative import Narrative
+    pass
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_CHAR = re.compile(f"([{_CJK}])")
 _WORDISH = re.compile(r"\w", re.UNICODE)
 _BATCH = 200
 # Snippet markers: control characters never kept in indexed text (see `_clean`).
 MARK_START = "\x02"
 MARK_END = "\x03"
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 MAX_QUERY_TERMS = 16
 
 
@@ -70,21 +69,9 @@ class ReindexStats:
     current: int
 
 
-def segment(value: str) -> str:
-    """Put spaces around every CJK character so each is a token of its own."""
-    return _CJK_CHAR.sub(r" \1 ", value)
-
-
 def unsegment(value: str) -> str:
     """Undo `segment` for display (spaces between two CJK characters)."""
     return _cjk_gap().sub("", re.sub(r" {2,}", " ", value)).strip()
-
-
-def _clean(value: str) -> str:
-    # Lone surrogates (from odd JSON escapes) cannot be encoded; control chars would break
-    # PostgreSQL text (NUL) or clash with the snippet markers.
-    safe = value.encode("utf-8", "replace").decode("utf-8")
-    return _CONTROL.sub(" ", safe)
 
 
 def fts5_query(query: str) -> str | None:
@@ -104,40 +91,6 @@ def fts5_query(query: str) -> str | None:
 def postgres_terms(query: str) -> list[str]:
     """A user's words for PostgreSQL: each segmented, each handed to ``phraseto_tsquery``."""
     return [segment(t) for t in _clean(query).split()[:MAX_QUERY_TERMS] if _WORDISH.search(t)]
-
-
-# --- building documents -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SearchDocument:
-    title: str
-    body: str
-    comments: str
-    report: str
-
-
-def build_document(pr: PullRequest, facts: Facts | None, narratives: Sequence[Narrative]) -> SearchDocument:
-    """The searchable text of one PR (segmented, cleaned)."""
-    comments: list[str] = [c.body for c in pr.comments]
-    comments += [r.body for r in pr.reviews if r.body]
-    comments += [c.body for thread in pr.review_threads for c in thread.comments]
-    report: list[str] = []
-    if facts is not None:
-        report += [f"{t.tag} {t.label_zh} {t.label_en}" for t in facts.risks.tags]
-        report += [r.detail for r in facts.verdict.reasons]
-        report += [f.path for f in facts.files.files if f.is_key]
-        report += [s.name for s in facts.symbols.symbols]
-    for narrative in narratives:
-        report += [narrative.feed_title, narrative.one_line, narrative.recommendation, narrative.motivation]
-        report += [narrative.feed_paragraph, *narrative.risks]
-        report += [f"{step.title} {step.detail}" for step in narrative.implementation]
-    return SearchDocument(
-        title=segment(_clean(pr.title)),
-        body=segment(_clean(pr.body)),
-        comments=segment(_clean("\n".join(comments))),
-        report=segment(_clean("\n".join(x for x in report if x))),
-    )
 
 
 # --- keeping the index current ------------------------------------------------------------
@@ -315,8 +268,8 @@ def _write_rows(
         record, facts_body, narrative_bodies = loaded[pr_id]
         document = build_document(
             record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
-            None if facts_body is None else _facts(facts_body),
-            _narratives(narrative_bodies),
+            None if facts_body is None else parse_facts(facts_body),
+            parse_narratives(narrative_bodies),
         )
         values.append(
             {
@@ -329,22 +282,6 @@ def _write_rows(
             }
         )
     _replace_rows(store, connection, ids, values)
-
-
-def _facts(body: str) -> Facts:
-    # Imported here, as in `_narratives`: a sync of new records has neither facts nor
-    # narratives, and these models cost more to import than many records to index.
-    from prdigest.models.facts import Facts
-
-    return Facts.model_validate_json(body)
-
-
-def _narratives(bodies: list[str]) -> list[Narrative]:
-    if not bodies:
-        return []
-    from prdigest.models.narrative import Narrative
-
-    return [Narrative.model_validate_json(body) for body in bodies]
 
 
 def _replace_rows(store: Store, connection: Connection, ids: list[int], values: Iterable[dict[str, Any]]) -> None:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import Connection
+from typing import TYPE_CHECKING, Any
 
 from prdigest.store.revisions import HEAD_REVISION
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 RECORDING = Path(__file__).with_name("sqlite_head.json")
 
@@ -36,13 +38,22 @@ def recorded() -> dict[str, Any] | None:
 
 def create(connection: Connection, recording: dict[str, Any]) -> None:
     """Run the recorded statements on an empty database (inside the caller's transaction)."""
+    for sql, parameters in statements(recording):
+        if parameters:
+            connection.exec_driver_sql(sql, parameters)
+        else:
+            connection.exec_driver_sql(sql)
+
+
+def statements(recording: dict[str, Any]) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """The recording as (SQL, parameters) to run in order (`create`; sqlite3 callers too)."""
     for sql in recording["schema"]:
-        connection.exec_driver_sql(sql)
+        yield sql, ()
     for table, columns, rows in recording["rows"]:
         names = ", ".join(f'"{c}"' for c in columns)
         marks = ", ".join("?" for _ in columns)
         for row in rows:
-            connection.exec_driver_sql(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', tuple(row))
+            yield f'INSERT INTO "{table}" ({names}) VALUES ({marks})', tuple(row)
 
 
 def record(connection: sqlite3.Connection, revision: str) -> dict[str, Any]:

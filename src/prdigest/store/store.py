@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,29 +31,11 @@ from prdigest.store.database import (
     write_transaction,
 )
 from prdigest.store.failures import DATABASE_ERRORS, as_store_error
-from prdigest.store.file_texts import (
-    TextDigests,
-    load_records,
-    record_json,
-    row_hash,
-    save_texts,
-    split_texts,
-    text_size,
-)
+from prdigest.store.file_texts import TextDigests, load_records, save_texts
 from prdigest.store.quick import writable
+from prdigest.store.record_batches import UpsertStats, by_repository, plan_batch, to_naive_utc, write_in_batches
 from prdigest.store.schema import pull_requests, repositories, sync_states
 from prdigest.store.upsert import insert_rows
-
-
-@dataclass
-class UpsertStats:
-    inserted: int = 0
-    updated: int = 0
-    unchanged: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.inserted + self.updated + self.unchanged
 
 
 @dataclass(frozen=True)
@@ -71,13 +51,6 @@ class PRSummary:
     deletions: int
     changed_files: int
     source: str
-
-
-def to_naive_utc(value: datetime | None) -> datetime | None:
-    """Stored times are naive UTC: SQLite keeps no zone and PostgreSQL must compare alike."""
-    if value is None or value.tzinfo is None:
-        return value
-    return value.astimezone(UTC).replace(tzinfo=None)
 
 
 class Store:
@@ -210,39 +183,23 @@ class Store:
         batch closes at ``batch_size`` records or ``batch_bytes`` of JSON, whichever comes
         first, so memory stays bounded however large single records get (whole file contents).
         """
-        stats = UpsertStats()
-        writer = _BatchWriter(self, stats, threaded=not _in_memory(self._engine))
-        try:
-            batch: list[tuple[PullRequest, str]] = []
-            size = 0
-            for record in records:
-                encoded = record_json(record)
-                batch.append((record, encoded))
-                size += len(encoded) + text_size(record)
-                if len(batch) >= batch_size or size >= batch_bytes:
-                    writer.submit(batch)
-                    batch, size = [], 0
-                    writer.report(on_record)
-            if batch:
-                writer.submit(batch)
-        finally:
-            writer.finish()  # batches already handed over are committed, even on an error
-        writer.report(on_record)
-        return stats
+        return write_in_batches(
+            records,
+            self._upsert_batch,
+            threaded=not _in_memory(self._engine),
+            batch_size=batch_size,
+            batch_bytes=batch_bytes,
+            on_record=on_record,
+        )
 
     def _upsert_batch(self, batch: list[tuple[PullRequest, str]]) -> list[tuple[PullRequest, str]]:
         """Write one batch of (record, its JSON) in one transaction; returns (record, outcome)."""
         from prdigest.store import search_store  # it builds on this module
 
-        # Later records of the same PR in one batch win, as they would across batches.
-        latest = {(pr.repository, pr.number): (pr, encoded) for pr, encoded in batch}
         outcomes: list[tuple[PullRequest, str]] = []
         saved_texts: set[str] = set()
         with self._write() as connection:
-            by_repo: dict[str, list[tuple[PullRequest, str]]] = {}
-            for pr, encoded in latest.values():
-                by_repo.setdefault(pr.repository, []).append((pr, encoded))
-            for repo, prs in by_repo.items():
+            for repo, prs in by_repository(batch).items():
                 repo_id = self.repository_id(connection, repo)
                 assert repo_id is not None  # created when missing
                 _lock_repository(connection, repo_id)
@@ -255,37 +212,15 @@ class Store:
                         )
                     )
                 }
-                new_rows: list[dict[str, Any]] = []
-                changed_rows: list[dict[str, Any]] = []
-                by_number: dict[int, tuple[PullRequest, str]] = {}  # written: record, record_hash
-                new_texts: dict[str, str | bytes] = {}
-                for pr, encoded in prs:
-                    texts, by_digest = split_texts(pr, self._text_digests)
-                    digest = row_hash(encoded, texts)
-                    found = existing.get(pr.number)
-                    if found is not None and found[1] == digest:
-                        outcomes.append((pr, "unchanged"))
-                        continue
-                    by_number[pr.number] = (pr, digest)
-                    for text_digest, text in by_digest.items():
-                        # A text seen again comes back as ``str``: keep the UTF-8 bytes already
-                        # made for it in this batch rather than encoding it a second time.
-                        if text_digest not in self._stored_texts and not isinstance(new_texts.get(text_digest), bytes):
-                            new_texts[text_digest] = text
-                    row = _pr_row(pr, encoded, texts, digest)
-                    if found is None:
-                        new_rows.append({"repository_id": repo_id, **row})
-                        outcomes.append((pr, "inserted"))
-                    else:
-                        changed_rows.append({"_id": found[0], **row})
-                        outcomes.append((pr, "updated"))
+                plan = plan_batch(repo_id, prs, existing, self._text_digests, self._stored_texts)
+                outcomes += plan.outcomes
+                new_rows, changed_rows, new_texts = plan.new_rows, plan.changed_rows, plan.new_texts
                 save_texts(connection, new_texts)
                 saved_texts.update(new_texts)
                 # ON CONFLICT: a row another writer added since the read above is overwritten
                 # with this (equal or newer) record instead of failing the batch.
                 insert_rows(connection, pull_requests, new_rows, keys=["repository_id", "number"], update=_PR_COLUMNS)
                 if changed_rows:
-                    changed_rows.sort(key=lambda row: int(row["_id"]))  # lock order: see lock_pull_requests
                     connection.execute(
                         update(pull_requests).where(pull_requests.c.id == bindparam("_id")), changed_rows
                     )
@@ -298,7 +233,7 @@ class Store:
                             )
                         )
                     ).all()
-                    records = {int(row.id): by_number[int(row.number)] for row in written}
+                    records = {int(row.id): plan.written[int(row.number)] for row in written}
                     # Searchable from the moment the record is committed (same transaction).
                     search_store.index_in_transaction(self, connection, sorted(records), records)
         self._stored_texts |= saved_texts  # committed
@@ -464,97 +399,9 @@ def _read_only_access(path: Path) -> SqliteAccess:
     return SqliteAccess(read_only=True, immutable=True)
 
 
-def _pr_row(pr: PullRequest, record: str, texts: str | None, digest: str) -> dict[str, Any]:
-    return {
-        "number": pr.number,
-        "title": pr.title,
-        "state": pr.state.value,
-        "author": pr.author,
-        "created_at": to_naive_utc(pr.created_at),
-        "updated_at": to_naive_utc(pr.updated_at),
-        "merged_at": to_naive_utc(pr.merged_at),
-        "closed_at": to_naive_utc(pr.closed_at),
-        "head_sha": pr.head_sha,
-        "additions": pr.additions,
-        "deletions": pr.deletions,
-        "changed_files": pr.changed_files_count if pr.changed_files_count is not None else len(pr.files),
-        "source": pr.source,
-        "record": record,
-        "record_hash": digest,
-        "texts": texts,
-    }
-
-
 def _in_memory(engine: Engine) -> bool:
     # An in-memory SQLite database is private to one connection (one thread): no helper thread.
     return engine.url.get_backend_name() == "sqlite" and engine.url.database in (None, "", ":memory:")
-
-
-class _BatchWriter:
-    """Writes batches with ``Store._upsert_batch`` on one helper thread, in order.
-
-    The queue holds at most one batch, so memory stays at about three batches (one being
-    serialized, one waiting, one being written). An error in the thread stops it and is
-    re-raised by the next ``submit`` or by ``finish``.
-    """
-
-    def __init__(self, store: Store, stats: UpsertStats, *, threaded: bool) -> None:
-        self.store = store
-        self.stats = stats
-        self._done: queue.SimpleQueue[list[tuple[PullRequest, str]]] = queue.SimpleQueue()
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-        self._todo: queue.Queue[list[tuple[PullRequest, str]] | None] = queue.Queue(maxsize=1)
-        if threaded:
-            self._thread = threading.Thread(target=self._run, name="prdigest-store-writer", daemon=True)
-            self._thread.start()
-
-    def submit(self, batch: list[tuple[PullRequest, str]]) -> None:
-        if self._thread is None:
-            self._done.put(self.store._upsert_batch(batch))
-            return
-        while True:
-            self._raise_error()
-            try:
-                self._todo.put(batch, timeout=0.5)  # re-check for an error while the thread is busy
-                return
-            except queue.Full:
-                continue
-
-    def finish(self) -> None:
-        if self._thread is not None:
-            # The thread may stop on an error with a batch still queued: never block on a
-            # full queue that no one empties any more.
-            while self._thread.is_alive():
-                try:
-                    self._todo.put(None, timeout=0.5)
-                    break
-                except queue.Full:
-                    continue
-            self._thread.join()
-            self._thread = None
-        self._raise_error()
-
-    def report(self, on_record: Callable[[PullRequest, str], None] | None) -> None:
-        """Count (and announce) the records of every batch committed so far."""
-        while not self._done.empty():
-            for pr, outcome in self._done.get():
-                setattr(self.stats, outcome, getattr(self.stats, outcome) + 1)
-                if on_record is not None:
-                    on_record(pr, outcome)
-
-    def _run(self) -> None:
-        while (batch := self._todo.get()) is not None:
-            try:
-                self._done.put(self.store._upsert_batch(batch))
-            except BaseException as exc:  # handed to the caller's thread, which re-raises it
-                self._error = exc
-                return
-
-    def _raise_error(self) -> None:
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise error
 
 
 def _merged_or_created(since: datetime) -> Any:

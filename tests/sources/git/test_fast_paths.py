@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.sources.git.blob_pipeline import BlobPipeline
-from prdigest.sources.git.cat_file import CatFile
+from prdigest.sources.git.cat_file import CatFile, blob_text
 from prdigest.sources.git.contents import PipelinedContents, wants_contents
 from prdigest.sources.git.diff_files import parse_patch, plain_header_facts, unidiff_header_facts
 from prdigest.sources.git.runner import run_git_text
@@ -123,3 +123,44 @@ def _patch(repo: Path, sha: str) -> bytes:
     from prdigest.sources.git.runner import run_git
 
     return run_git(repo, ["show", "--format=", "-p", "--full-index", "--src-prefix=a/", "--dst-prefix=b/", sha])
+
+
+def test_blob_pipeline_answers_every_kind_of_object_as_direct_reads_do(tmp_path: Path) -> None:
+    """Texts, binaries, non-UTF-8, objects over the size bound (skipped in pieces), larger than
+    one read, missing ids, commits and trees, many in flight: the same answers as `CatFile`."""
+    repo = GitRepoBuilder(tmp_path / "repo")
+    files: dict[str, str | bytes] = {
+        "a.py": "x = 1\n",
+        "bin.dat": b"\x00\x01\x02",
+        "latin.txt": "café".encode("latin-1"),
+        "big.txt": "y" * (3 << 20),  # over one read of the pipe
+        "huge.txt": "z" * (5 << 20),  # over the bound below: passed over
+    }
+    files.update({f"many/{n}.py": f"n = {n}\n" for n in range(150)})
+    repo.commit(files, "Initial commit")
+    listing = [line.split(None, 3) for line in run_git_text(repo.path, ["ls-tree", "-r", "HEAD"]).splitlines()]
+    ids, paths = [entry[2] for entry in listing], [entry[3] for entry in listing]
+    tree = run_git_text(repo.path, ["rev-parse", "HEAD^{tree}"])
+    wanted = [*ids, "0" * 40, repo.head(), tree, *ids[:3]]
+    bound = 4 << 20
+    with BlobPipeline(repo.path, max_bytes=bound) as pipeline:
+        answers: list[str | bytes | None] = []
+        for start in range(0, len(wanted), 7):  # asked for in groups, taken after each group
+            pipeline.request(wanted[start : start + 7])
+            answers += pipeline.take(min(7, len(wanted) - start))
+    with CatFile(repo.path) as reader:
+        expected: list[str | bytes | None] = []
+        for spec in wanted:
+            found = reader.read(spec)
+            if found is not None and found[0] == "commit":
+                expected.append(found[1])
+            else:
+                expected.append(blob_text(found, bound))
+    assert answers == expected
+    by_path = dict(zip(paths, answers, strict=False))
+    assert by_path["big.txt"] == "y" * (3 << 20)
+    assert by_path["huge.txt"] is None
+    assert by_path["bin.dat"] is None
+    assert by_path["latin.txt"] == "caf\ufffd"
+    assert isinstance(answers[len(ids) + 1], bytes)  # the commit, raw
+    assert answers.count(None) == 5  # binary (twice), over the bound, missing, a tree

@@ -27,7 +27,8 @@ from prdigest.sources.git.runner import open_git_stream, widen_pipe
 
 _IN_PIPE = 64  # unanswered requests in flight: 64 x 41 bytes < 4 KB
 _SEND_AT = 32  # requests gathered before one write
-_SKIP_CHUNK = 1 << 16
+_READ_SIZE = 1 << 20
+_COMPACT_AT = 1 << 20  # parsed bytes dropped from the buffer's front past this
 
 
 class BlobPipeline:
@@ -40,6 +41,8 @@ class BlobPipeline:
         self._unsent: list[str] = []
         self._in_pipe = 0  # written, answer not read yet
         self._received: deque[str | bytes | None] = deque()  # answers read, not yet taken
+        self._buffer = bytearray()  # git's output read but not parsed yet, from ``_at``
+        self._at = 0
         self._process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> BlobPipeline:
@@ -98,22 +101,50 @@ class BlobPipeline:
         self._received.append(answer)
 
     def _answer(self, stdout: IO[bytes]) -> str | bytes | None:
-        header = stdout.readline()
-        if not header:
-            raise ValueError("git cat-file ended")
-        parts = header.split()
+        buffer = self._buffer
+        end = buffer.find(b"\n", self._at)
+        while end < 0:
+            self._read_more(stdout)
+            end = buffer.find(b"\n", self._at)
+        parts = bytes(buffer[self._at : end]).split()
+        self._at = end + 1
         if len(parts) != 3 or not parts[2].isdigit():
             return None  # "<id> missing", "<id> ambiguous"
         size = int(parts[2])
-        if parts[1] == b"commit" and size <= self.max_bytes:
-            return _read_exactly(stdout, size + 1)[:size]
-        if parts[1] != b"blob" or size > self.max_bytes:
-            _skip(stdout, size + 1)
+        if parts[1] not in (b"commit", b"blob") or size > self.max_bytes:
+            self._skip(stdout, size + 1)
             return None
-        data = _read_exactly(stdout, size + 1)[:size]  # the object and git's trailing newline
-        if b"\x00" in data:
+        # The object and git's trailing newline.
+        while len(buffer) - self._at < size + 1:
+            self._read_more(stdout)
+        start, self._at = self._at, self._at + size + 1
+        if parts[1] == b"commit":
+            return bytes(buffer[start : start + size])
+        if buffer.find(b"\x00", start, start + size) >= 0:
             return None
-        return data.decode("utf-8", errors="replace")
+        return buffer[start : start + size].decode("utf-8", errors="replace")
+
+    def _skip(self, stdout: IO[bytes], size: int) -> None:
+        """Pass over ``size`` bytes without holding them (a large object is read in chunks)."""
+        buffered = min(size, len(self._buffer) - self._at)
+        self._at += buffered
+        size -= buffered
+        while size > 0:
+            chunk = stdout.read(min(size, _READ_SIZE))
+            if not chunk:
+                raise ValueError("git cat-file answer cut short")
+            size -= len(chunk)
+
+    def _read_more(self, stdout: IO[bytes]) -> None:
+        """Append what git has written so far (one read for many answers: each read lets
+        another thread take the interpreter, and getting it back can cost a time slice)."""
+        if self._at > _COMPACT_AT:
+            del self._buffer[: self._at]
+            self._at = 0
+        chunk = stdout.read1(_READ_SIZE)  # type: ignore[attr-defined]
+        if not chunk:
+            raise ValueError("git cat-file ended")
+        self._buffer += chunk
 
     def _started(self) -> subprocess.Popen[bytes]:
         if self._process is None:
@@ -132,15 +163,3 @@ class BlobPipeline:
                 with contextlib.suppress(OSError):  # git already gone
                     stream.close()
         process.wait()
-
-
-def _read_exactly(stdout: IO[bytes], size: int) -> bytes:
-    data = stdout.read(size)
-    if len(data) != size:
-        raise ValueError("git cat-file answer cut short")
-    return data
-
-
-def _skip(stdout: IO[bytes], size: int) -> None:
-    while size > 0:
-        size -= len(_read_exactly(stdout, min(size, _SKIP_CHUNK)))

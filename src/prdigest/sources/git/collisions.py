@@ -19,7 +19,7 @@ from pathlib import Path
 
 from prdigest.models.pullrequest import SameNumberCommit
 from prdigest.sources.git.recognize import recognize
-from prdigest.sources.git.runner import try_git_text
+from prdigest.sources.git.runner import PendingGitText, try_git_text
 
 
 class Resolution(StrEnum):
@@ -55,9 +55,16 @@ class CollisionPlan:
         return self.by_number.get(number)
 
 
-def plan_collisions(repo: Path, tip: str) -> CollisionPlan:
-    """Find every number carried by several first-parent commits of `tip`, and decide."""
-    listing = try_git_text(repo, ["log", "--first-parent", "--format=%H%x1f%ct%x1f%s", tip])
+def list_subjects(repo: Path, tip: str) -> PendingGitText:
+    """Start the subjects listing `plan_collisions` reads (started early, git lists meanwhile)."""
+    return PendingGitText(repo, ["log", "--first-parent", "--format=%H%x1f%ct%x1f%s", tip])
+
+
+def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) -> CollisionPlan:
+    """Find every number carried by several first-parent commits of `tip`, and decide.
+
+    ``listed``: the listing of `tip` started earlier by `list_subjects`."""
+    listing = (listed or list_subjects(repo, tip)).result()
     plan = CollisionPlan()
     if not listing:
         return plan

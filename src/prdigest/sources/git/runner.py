@@ -89,6 +89,41 @@ def try_git_text(repo: Path, args: Sequence[str]) -> str | None:
     return completed.stdout.decode("utf-8", errors="replace").strip()
 
 
+class PendingGitText:
+    """A git call started now whose text is taken later: ``try_git_text``'s answer, while the
+    caller does other work (git's output waits in a widened pipe)."""
+
+    def __init__(self, repo: Path, args: Sequence[str]) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        with contextlib.suppress(OSError):
+            self._process = subprocess.Popen(
+                git_command(repo, args),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=git_environment(),
+            )
+            assert self._process.stdout is not None
+            widen_pipe(self._process.stdout)
+
+    def result(self) -> str | None:
+        """stdout of the call, or None when it failed (as ``try_git_text``); once."""
+        process, self._process = self._process, None
+        if process is None:
+            return None
+        stdout, _stderr = process.communicate()
+        if process.returncode != 0:
+            return None
+        return stdout.decode("utf-8", errors="replace").strip()
+
+    def close(self) -> None:
+        """Stop the call if its result was never taken."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+            process.communicate()
+
+
 def open_git_stream(repo: Path, args: Sequence[str], *, with_stdin: bool = False) -> subprocess.Popen[bytes]:
     """Start a git command whose stdout is read incrementally (bytes).
 

@@ -19,14 +19,14 @@ from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullR
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
-from prdigest.sources.git.collisions import CollisionPlan, plan_collisions
+from prdigest.sources.git.collisions import CollisionPlan, list_subjects, plan_collisions
 from prdigest.sources.git.contents import ContentTicket, PipelinedContents, fill_contents
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
 from prdigest.sources.git.log_stream import LogStream, RawCommit
 from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers, read_pull_ref
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
 from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
-from prdigest.sources.git.runner import check_repository, try_git_text
+from prdigest.sources.git.runner import PendingGitText, check_repository, try_git_text
 from prdigest.sources.git.shallow import shallow_boundary
 from prdigest.sources.git.trailers import co_authors
 from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
@@ -92,6 +92,7 @@ class GitSource:
         self._seen: set[int] = set()
         self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
         self._log: LogStream | None = None  # started early by start_log
+        self._subjects: PendingGitText | None = None  # the collisions' listing, likewise
         # A shallow clone's cut-off commits (None: a full clone), and the PRs marked for them.
         self.shallow = shallow_boundary(self.repo)
         self.incomplete_numbers: list[int] = []
@@ -193,12 +194,17 @@ class GitSource:
         """
         if self._log is None:
             self._log = LogStream(self.repo, self.tip, self._log_extra())
+        if self._subjects is None:
+            self._subjects = list_subjects(self.repo, self.tip)
 
     def close(self) -> None:
         """Stop a ``git log`` started by ``start_log`` and never read."""
         log, self._log = self._log, None
         if log is not None:
             log.close()
+        subjects, self._subjects = self._subjects, None
+        if subjects is not None:
+            subjects.close()
 
     def _log_extra(self) -> list[str]:
         since = self.options.since
@@ -222,7 +228,8 @@ class GitSource:
     def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PullRequest, None, None]:
         since = self.options.since
         chain = FirstParentChain(self.repo, self.tip)
-        self._collisions = plan_collisions(self.repo, self.tip)
+        subjects, self._subjects = self._subjects, None
+        self._collisions = plan_collisions(self.repo, self.tip, subjects)
         with BlobPipeline(self.repo) as pipeline:
             contents = PipelinedContents(pipeline, reader) if self.options.with_contents else None
             # Commits whose objects are asked for but not yet read: git looks them up while
