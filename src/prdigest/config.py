@@ -34,7 +34,6 @@ Config file shape::
 
 from __future__ import annotations
 
-import difflib
 import os
 import tomllib
 from collections.abc import Mapping
@@ -146,6 +145,8 @@ def check_known_keys(data: Mapping[str, Any], path: Path) -> None:
 
 
 def _unknown_key_message(path: Path, table: str, key: str, known: frozenset[str]) -> str:
+    import difflib  # only for this message: every command reads the config at start
+
     where = f"[{table}] " if table else ""
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     hint = f"did you mean {close[0]}?" if close else f"known keys: {', '.join(sorted(known))}"

@@ -61,7 +61,7 @@ RELATION_STRENGTH: dict[str, int] = {
 class LineageLink(BaseModel):
     """One edge of the lineage as seen from the PR asked about (or from `via`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     repository: str
     number: int

@@ -5,8 +5,6 @@ Each analyzer returns one of the ``*Facts`` models below; `Facts` gathers them. 
 JSON-serializable and versioned through `FACTS_SCHEMA_VERSION`.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from enum import StrEnum
 from typing import Literal
@@ -19,7 +17,7 @@ FACTS_SCHEMA_VERSION = 2
 
 
 class _Fact(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 EvidenceParams = dict[str, str | list[str]]

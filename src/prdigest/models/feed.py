@@ -4,8 +4,6 @@
 out. The JSON form is versioned by `FEED_SCHEMA_VERSION`.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 
 from pydantic import Field

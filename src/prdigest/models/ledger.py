@@ -4,8 +4,6 @@ One `LedgerEntry` is one `DependencyChange` of one merged PR. A `LedgerLink` pla
 of a PR between its predecessor and successor for the same package in the same file.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,7 +12,7 @@ from prdigest.models.factories import new_list
 
 
 class LedgerEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     repository: str
     number: int
@@ -31,7 +29,7 @@ class LedgerEntry(BaseModel):
 
 
 class LedgerLink(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     package: str
     path: str

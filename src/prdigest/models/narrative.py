@@ -7,8 +7,6 @@ that can be known for sure (key file categories, symbols, risk tags, verdict) co
 the facts, never from this prose.
 """
 
-from __future__ import annotations
-
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,7 +44,7 @@ SECTION_FIELDS: dict[SectionName, tuple[str, ...]] = {
 
 
 class _Prose(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class ImplementationStep(_Prose):

@@ -6,8 +6,6 @@ re-fetching. Optional fields are ``None`` when the source does not know them (a 
 clone knows no reviews; GitHub knows no co-author trailers unless commits say so).
 """
 
-from __future__ import annotations
-
 import hashlib
 from datetime import datetime
 from enum import StrEnum
@@ -18,7 +16,7 @@ from prdigest.models.factories import new_list
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, defer_build=True)
 
 
 class PRState(StrEnum):

@@ -6,8 +6,6 @@ control characters (see `prdigest.text.printable`). The JSON form is
 versioned by `REPORT_SCHEMA_VERSION`; ``docs/report.schema.json`` is generated from it.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -22,7 +20,7 @@ REPORT_SCHEMA_VERSION = 1
 
 
 class PrintablePart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     # Every string of a report or feed comes from, or may quote, untrusted PR text (titles,
     # paths, LLM prose): control characters are neutralized once here, for every renderer.

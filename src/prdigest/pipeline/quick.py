@@ -45,18 +45,37 @@ def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
 def code_fingerprint() -> str:
     """A digest of this prdigest's files (code, words, templates: name, size, modification
     time) and of the Python running it: a cached report made by other code is never shown."""
-    root = Path(__file__).resolve().parent.parent
+    return tree_fingerprint(Path(__file__).resolve().parent.parent)
+
+
+def tree_fingerprint(root: Path) -> str:
+    """The digest of the Python running and of every file below ``root`` (relative name,
+    size, modification time; ``__pycache__`` and bytecode aside)."""
+    lines: list[str] = []
+    _list_files(str(root), "", lines)
     digest = hashlib.sha256(sys.version.encode())
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            info = os.stat(os.path.join(folder, name))
-            digest.update(
-                f"{os.path.relpath(os.path.join(folder, name), root)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode()
-            )
+    digest.update("".join(lines).encode())
     return digest.hexdigest()[:32]
+
+
+def _list_files(folder: str, prefix: str, lines: list[str]) -> None:
+    """One line per file below ``folder`` (``__pycache__`` and bytecode aside), in the order
+    of ``os.walk``: a folder's files by name, then its subfolders by name. Every command that
+    reads the report cache pays for this walk, so no ``os.path.relpath`` per file."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except OSError:
+        return  # os.walk skips a folder it cannot list
+    files = sorted((e for e in entries if not e.is_dir()), key=lambda e: e.name)
+    for entry in files:
+        if not entry.name.endswith((".pyc", ".pyo")):
+            info = entry.stat()
+            lines.append(f"{prefix}{entry.name}\0{info.st_size}\0{info.st_mtime_ns}\n")
+    folders = sorted((e for e in entries if e.is_dir() and e.name != "__pycache__"), key=lambda e: e.name)
+    for entry in folders:
+        if not entry.is_symlink():  # os.walk does not follow links to folders either
+            _list_files(entry.path, f"{prefix}{entry.name}{os.sep}", lines)
 
 
 def cached_report(db: str | None, repository: str, number: int, lang: str, length: str, fmt: str) -> str | None:

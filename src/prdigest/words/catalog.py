@@ -7,16 +7,21 @@ take it as an argument: nothing here is a setting to change.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
+from importlib.machinery import SourceFileLoader, SourcelessFileLoader
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prdigest.errors import ConfigError
 from prdigest.words.labels import Labels
 from prdigest.words.lang import DEFAULT_LANG, Lang
 from prdigest.words.language import INFO_FILE, Words, read_words
 from prdigest.words.phrases import Phrases
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 
 @dataclass(frozen=True)
@@ -75,4 +80,20 @@ def _phrases(catalog: Catalog, lang: Lang) -> Phrases:
     return Phrases(_labels(catalog, lang))
 
 
-CATALOG = Catalog(resources.files("prdigest.words"))
+_PACKAGE = "prdigest.words"
+
+
+def _package_folder() -> Traversable:
+    """What ``importlib.resources.files`` answers for this package: for a package of plain
+    files, the folder of its loader's path, found without loading `importlib.resources` (and
+    with it tempfile, shutil and zipfile), which every command would pay for at start."""
+    spec = sys.modules[_PACKAGE].__spec__
+    loader = None if spec is None else spec.loader
+    if isinstance(loader, SourceFileLoader | SourcelessFileLoader):
+        return Path(loader.path).parent
+    from importlib import resources
+
+    return resources.files(_PACKAGE)
+
+
+CATALOG = Catalog(_package_folder())

@@ -11,11 +11,14 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
 from prdigest.errors import ConfigError
 from prdigest.words.lang import Lang
 from prdigest.words.table import MissingWord, WordFile, WordTable
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 INFO_FILE = "language.toml"
 TEXT_FOLDERS = ("prompts",)
