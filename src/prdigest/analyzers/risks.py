@@ -426,7 +426,16 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
             continue
         lines = file_diff(change).changes()
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
+        # A line's match is a match in its side's lines joined (no pattern reads a line's ends):
+        # a side with none needs no line searched.
+        probes = _PLATFORM_PROBE.search(added_text) is not None
+        sensitive = _SECURITY_LINE.search(added_text) is not None
+        raises = _RAISE_WITH_HINT.search("\n".join(line.text for line in lines if line.kind == "-")) is not None
+        if not (probes or sensitive or raises):
+            lines = []
         for index, line in enumerate(lines):
+            if line.kind == "-" and not raises:
+                continue
             where = f"{change.path}:{line.number}" if line.number else change.path
             code = _clip(line.text)
             if line.kind == "-":
@@ -441,14 +450,14 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                         f"{where}: removed `{code}`",
                     )
                 continue
-            if _PLATFORM_PROBE.search(line.text) and _decides_on_probe(change.path, line.text):
+            if probes and _PLATFORM_PROBE.search(line.text) and _decides_on_probe(change.path, line.text):
                 found.add(
                     "platform-detection-assumption",
                     "platform-detection-assumption.probe",
                     {"where": where, "code": code},
                     f"{where}: `{code}`",
                 )
-            if _SECURITY_LINE.search(line.text):
+            if sensitive and _SECURITY_LINE.search(line.text):
                 found.add(
                     "security-sensitive",
                     "security-sensitive.line",

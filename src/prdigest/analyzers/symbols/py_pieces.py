@@ -195,6 +195,8 @@ class PieceCache:
         # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
         # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
         self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
+        # Each text's pieces by their digests (None: parsed whole), to find them again uncut.
+        self._layouts: OrderedDict[bytes, tuple[tuple[int, bytes], ...] | None] = OrderedDict()
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -262,27 +264,49 @@ class PieceCache:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        return _keep(self._recent, key, self._cut(text), _RECENT_FILES)
+        return _keep(self._recent, key, self._laid_out(text, key), _RECENT_FILES)
 
-    def _cut(self, text: str) -> list[tuple[int, _Piece]] | None:
+    def _laid_out(self, text: str, key: bytes) -> list[tuple[int, _Piece]] | None:
+        """`_cut`, or the pieces a text cut before was cut into when they are all still kept
+        (a file's old side is often one text in many PRs: then nothing is cut or digested)."""
+        if key in self._layouts:
+            self._layouts.move_to_end(key)
+            layout = self._layouts[key]
+            if layout is None:
+                return None
+            pieces: list[tuple[int, _Piece]] = []
+            for first, piece_key in layout:
+                piece = self._pieces.get(piece_key)
+                if piece is None:
+                    break  # let go since: cut again
+                self._pieces.move_to_end(piece_key)
+                pieces.append((first, piece))
+            else:
+                return pieces
+        cut = self._cut(text)
+        _keep(self._layouts, key, None if cut is None else tuple((first, k) for first, k, _p in cut), self.max_files)
+        return None if cut is None else [(first, piece) for first, _key, piece in cut]
+
+    def _cut(self, text: str) -> list[tuple[int, bytes, _Piece]] | None:
+        """(first line, digest, piece) of each piece; None: parse the whole file."""
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
         lines = text.split("\n")
         cuts = [*top_level_cuts(lines), len(lines)]
-        found: list[tuple[int, _Piece]] = []
+        found: list[tuple[int, bytes, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
             for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
-                piece = self._piece(lines, cuts[at], cuts[end])
+                key, piece = self._piece(lines, cuts[at], cuts[end])
                 if piece is not None:
-                    found.append((cuts[at], piece))
+                    found.append((cuts[at], key, piece))
                     at = end
                     break
             else:
                 return None
         return found
 
-    def _piece(self, lines: list[str], start: int, end: int) -> _Piece | None:
+    def _piece(self, lines: list[str], start: int, end: int) -> tuple[bytes, _Piece | None]:
         text = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
         key = _digest(text)
         piece = self._pieces.get(key)
@@ -293,7 +317,7 @@ class PieceCache:
             piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
-        return piece if piece.parses else None
+        return key, piece if piece.parses else None
 
     def _part(self, lines: list[str], start: int, end: int, head: bool) -> _Piece | None:
         """A class's head (from its ``class`` line) or a run of its members, read alone (members
