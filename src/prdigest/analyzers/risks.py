@@ -75,6 +75,8 @@ _PLATFORM_PROBE = re.compile(
     r"\bnvidia-smi\b|\bCUDA_VERSION\b|\bnvcc\s+--version\b|"
     r"\bCUDA_HOME\b|\bROCM_VERSION\b|\brocm-smi\b"
 )
+# A word each alternative of `_PLATFORM_PROBE` holds: a text with none is not searched.
+_PROBE_WORDS = ("torch.version.", "current_platform.is_", "nvidia-smi", "CUDA_", "nvcc", "ROCM_VERSION", "rocm-smi")
 # Probes that decide nothing at run time: a "#" line is a preprocessor guard in C-family
 # sources (fixed when the kernel is compiled) and a comment everywhere else.
 _HASH_LINE = re.compile(r"^\s*#")
@@ -428,7 +430,7 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
         # A line's match is a match in its side's lines joined (no pattern reads a line's ends):
         # a side with none needs no line searched.
-        probes = _PLATFORM_PROBE.search(added_text) is not None
+        probes = any(w in added_text for w in _PROBE_WORDS) and _PLATFORM_PROBE.search(added_text) is not None
         sensitive = _SECURITY_LINE.search(added_text) is not None
         raises = _RAISE_WITH_HINT.search("\n".join(line.text for line in lines if line.kind == "-")) is not None
         if not (probes or sensitive or raises):

@@ -102,7 +102,8 @@ def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
 
 
 _STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-_DUMP_FIELDS: dict[type, tuple[str, ...]] = {}
+# Per node type: "Name(", its fields, whether its body is stripped.
+_DUMP_SPECS: dict[type, tuple[str, tuple[str, ...], bool]] = {}
 
 
 def _stripped_dump(node: ast.AST) -> str:
@@ -113,24 +114,31 @@ def _stripped_dump(node: ast.AST) -> str:
     `ast.dump` after `_Strip` is one, each node written as its class and its fields in order
     (values by ``repr``, as `ast.dump` does), without the field names `ast.dump` repeats."""
     kind = type(node)
-    fields = _DUMP_FIELDS.get(kind)
-    if fields is None:
-        fields = _DUMP_FIELDS[kind] = tuple(kind._fields)
-    parts = [kind.__name__, "("]
+    spec = _DUMP_SPECS.get(kind)
+    if spec is None:
+        spec = _DUMP_SPECS[kind] = (kind.__name__ + "(", tuple(kind._fields), issubclass(kind, _STRIPPED))
+    head, fields, stripped = spec
+    if not fields:
+        return head + ")"
+    parts = [head]
+    append = parts.append  # (called per node and field: the bound method once)
     for name in fields:
         value = getattr(node, name, _ABSENT)
-        if name == "body" and isinstance(node, _STRIPPED):
+        if stripped and name == "body":
             value = _stripped_body(value)
         if isinstance(value, ast.AST):
-            parts.append(_stripped_dump(value))
+            append(_stripped_dump(value))
+            append(",")
         elif isinstance(value, list):
-            parts.append("[")
-            parts.extend((_stripped_dump(item) if isinstance(item, ast.AST) else repr(item)) + "," for item in value)
-            parts.append("]")
+            append("[")
+            for item in value:
+                append(_stripped_dump(item) if isinstance(item, ast.AST) else repr(item))
+                append(",")
+            append("],")
         else:
-            parts.append(repr(value))
-        parts.append(",")
-    parts.append(")")
+            append(repr(value))
+            append(",")
+    append(")")
     return "".join(parts)
 
 
