@@ -203,12 +203,25 @@ class PieceCache:
         # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
         # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
         self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
+        self._keys: OrderedDict[int, tuple[str, bytes]] = OrderedDict()
         # Each text's pieces by their digests (None: parsed whole), to find them again uncut.
         self._layouts: OrderedDict[bytes, tuple[tuple[int, bytes], ...] | None] = OrderedDict()
 
+    def _key(self, text: str) -> bytes:
+        """The text's digest, once per text object of the last few (one PR asks a file's
+        outline, shape and quiet lines in turn)."""
+        entry = self._keys.get(id(text))
+        if entry is not None and entry[0] is text:
+            return entry[1]
+        key = _digest(text)
+        self._keys[id(text)] = (text, key)  # the text kept alive with it: its id stays its own
+        while len(self._keys) > _RECENT_FILES:
+            self._keys.popitem(last=False)
+        return key
+
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
-        key = _digest(text)
+        key = self._key(text)
         if key in self._outlines:
             self._outlines.move_to_end(key)
             return self._outlines[key]
@@ -218,7 +231,7 @@ class PieceCache:
 
     def shape(self, text: str) -> bytes | None:
         """A digest of the syntax tree without docstrings and version constants (None: it does not parse)."""
-        key = _digest(text)
+        key = self._key(text)
         if key in self._shapes:
             self._shapes.move_to_end(key)
             return self._shapes[key]
@@ -234,7 +247,7 @@ class PieceCache:
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
-        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, _digest(text))
+        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, self._key(text))
         if pieces is None:
             tree = parse_module(text)
             return quiet_of(tree, text) if tree is not None else None
