@@ -51,8 +51,10 @@ def _looks_generated(change: FileChange) -> bool:
     first_lines = head[:2000].splitlines()[:8]
     if any(_GENERATED_MARKERS.search(line) for line in first_lines):
         return True
+    # The first five lines of a prefix that holds them whole, or cuts a line only past
+    # `_MINIFIED_LINE` characters (a line break is at most two): not the whole text split.
     return change.content_after is not None and any(
-        len(line) > _MINIFIED_LINE for line in change.content_after.splitlines()[:5]
+        len(line) > _MINIFIED_LINE for line in change.content_after[: 5 * (_MINIFIED_LINE + 2) + 1].splitlines()[:5]
     )
 
 

@@ -75,6 +75,8 @@ _PLATFORM_PROBE = re.compile(
     r"\bnvidia-smi\b|\bCUDA_VERSION\b|\bnvcc\s+--version\b|"
     r"\bCUDA_HOME\b|\bROCM_VERSION\b|\brocm-smi\b"
 )
+# A word each alternative of `_PLATFORM_PROBE` holds: a text with none is not searched.
+_PROBE_WORDS = ("torch.version.", "current_platform.is_", "nvidia-smi", "CUDA_", "nvcc", "ROCM_VERSION", "rocm-smi")
 # Probes that decide nothing at run time: a "#" line is a preprocessor guard in C-family
 # sources (fixed when the kernel is compiled) and a comment everywhere else.
 _HASH_LINE = re.compile(r"^\s*#")
@@ -426,7 +428,16 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
             continue
         lines = file_diff(change).changes()
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
+        # A line's match is a match in its side's lines joined (no pattern reads a line's ends):
+        # a side with none needs no line searched.
+        probes = any(w in added_text for w in _PROBE_WORDS) and _PLATFORM_PROBE.search(added_text) is not None
+        sensitive = _SECURITY_LINE.search(added_text) is not None
+        raises = _RAISE_WITH_HINT.search("\n".join(line.text for line in lines if line.kind == "-")) is not None
+        if not (probes or sensitive or raises):
+            lines = []
         for index, line in enumerate(lines):
+            if line.kind == "-" and not raises:
+                continue
             where = f"{change.path}:{line.number}" if line.number else change.path
             code = _clip(line.text)
             if line.kind == "-":
@@ -441,14 +452,14 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                         f"{where}: removed `{code}`",
                     )
                 continue
-            if _PLATFORM_PROBE.search(line.text) and _decides_on_probe(change.path, line.text):
+            if probes and _PLATFORM_PROBE.search(line.text) and _decides_on_probe(change.path, line.text):
                 found.add(
                     "platform-detection-assumption",
                     "platform-detection-assumption.probe",
                     {"where": where, "code": code},
                     f"{where}: `{code}`",
                 )
-            if _SECURITY_LINE.search(line.text):
+            if sensitive and _SECURITY_LINE.search(line.text):
                 found.add(
                     "security-sensitive",
                     "security-sensitive.line",

@@ -242,3 +242,20 @@ def test_examples_setup_py_and_every_ci_definition_are_classified_as_what_they_a
         assert (files[path].category, files[path].type, files[path].module) == ("example", "example", "examples"), path
     assert (files["setup.py"].category, files["setup.py"].type) == ("config", "configuration")
     assert not facts.tests_ci.source_changed  # nothing here is the project's own logic
+
+
+@pytest.mark.parametrize(
+    ("lines", "minified"),
+    [
+        (["x = 1"] * 4 + ["y = '" + "a" * 2001 + "'"], True),  # the fifth line is read
+        (["x = 1"] * 5 + ["y = '" + "a" * 2001 + "'"], False),  # the sixth is not
+        (["z = '" + "b" * 20_000 + "'"], True),  # one line far longer than the lines read
+        (["x = 1"] * 4 + ["y = '" + "a" * 1994 + "'"], False),  # 2000 characters: not yet
+        (["x = '" + "a" * 1994 + "'"] * 4 + ["y = '" + "a" * 1995 + "'"], True),  # long lines before it
+        (["x = '" + "a" * 1994 + "'\r"] * 5 + ["y = '" + "a" * 2001 + "'"], False),  # CRLF line ends
+    ],
+)
+def test_a_minified_line_among_the_first_five(analyze: Analyze, lines: list[str], minified: bool) -> None:
+    content = "\n".join(lines) + "\n"
+    facts = analyze(FileChange(path="pkg/data.py", status=FileStatus.ADDED, content_after=content, additions=3))
+    assert facts.files.files[0].generated is minified

@@ -177,3 +177,29 @@ def test_an_edit_of_one_method_keeps_the_other_parts() -> None:
     assert cache.definitions(before, "python") is not None
     assert cache.definitions(before, "python") == extract_definitions(before, "python")
     assert cache.definitions(after, "python") == extract_definitions(after, "python")
+
+
+def test_a_text_read_again_is_not_cut_again_and_its_definitions_stay_its_own() -> None:
+    cache = PieceDefinitions(max_pieces=64, max_files=2)
+    text = _long_class() + "\n\ndef after():\n    pass\n"
+    first = cache.definitions(text, "python")
+    assert first == extract_definitions(text, "python")
+    cache._pieces.clear()
+    cache._parts.clear()
+    again = cache.definitions(text, "python")
+    assert again == first
+    assert not cache._pieces  # the whole text's definitions were kept
+    assert not cache._parts
+    assert again is not None
+    again.clear()  # a caller's list is its own
+    assert cache.definitions(text, "python") == first
+
+
+def test_a_text_the_pieces_cannot_read_is_remembered_as_such() -> None:
+    cache = PieceDefinitions(max_pieces=64, max_files=2)
+    text = "def ok():\n    return 1\n\ndef broken(:\n    pass\n"
+    assert cache.definitions(text, "python") is None
+    assert cache.definitions(text, "python") is None
+    for other in ("a = 1\n", "b = 2\n", "c = 3\n"):  # the oldest whole texts make way
+        assert cache.definitions(other, "python") == []
+    assert len(cache._files) == 2

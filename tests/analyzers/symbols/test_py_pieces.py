@@ -278,3 +278,31 @@ def test_comment_lines_are_the_tokenizers(text: str) -> None:
     if parse_module(text) is None:
         return  # only texts that parse are asked
     assert _comment_lines(text) == _tokenized_comment_lines(text)
+
+
+def test_a_text_read_before_finds_its_pieces_again_or_is_cut_again() -> None:
+    cache = PieceCache(max_pieces=64, max_files=4)
+    expected = _reference_outline(_BASE)
+    assert _view(cache.outline(_BASE)) == expected
+    pieces = dict(cache._pieces)
+    # The whole-file outline and the recent files let go: the layout finds the same pieces.
+    cache._outlines.clear()
+    cache._recent.clear()
+    assert _view(cache.outline(_BASE)) == expected
+    assert cache._pieces == pieces
+    # A piece of its layout let go since (the layout's were used last): the text is cut again
+    # and that piece read again.
+    cache._outlines.clear()
+    cache._recent.clear()
+    cache._pieces.popitem(last=True)
+    assert _view(cache.outline(_BASE)) == expected
+    assert cache._pieces.keys() == pieces.keys()
+    assert cache.quiet_lines(_BASE) == quiet_of(ast.parse(_BASE), _BASE)
+
+
+def test_one_text_object_is_digested_once_and_an_equal_one_agrees() -> None:
+    cache = PieceCache(max_pieces=64, max_files=4)
+    copy = "".join(list(_BASE))  # an equal text, another object
+    assert copy is not _BASE
+    assert cache.shape(_BASE) == cache.shape(copy)
+    assert _view(cache.outline(copy)) == _reference_outline(_BASE)

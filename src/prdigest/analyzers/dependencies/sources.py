@@ -22,6 +22,7 @@ import configparser
 import re
 import shlex
 import tomllib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal
@@ -333,10 +334,35 @@ def _side(kind: SourceKind, path: str, lines: list[str], content: str | None) ->
 
 
 def declarations(change: FileChange) -> FileDeclarations | None:
-    """What a changed file declares before and after, or None when it is no dependency source."""
+    """What a changed file declares before and after, or None when it is no dependency source.
+    Read once per file: the files, dependencies and references analyzers each ask (the result
+    is shared; no caller changes it)."""
     kind = source_kind_of(change.path)
     if kind is None or change.binary:
         return None
+    return _RECENT.get(change, kind)
+
+
+class _RecentDeclarations:
+    """The declarations of the last few changed files read, by identity of the `FileChange`
+    (kept alive with them, so an id is never another file's)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[FileChange, FileDeclarations]] = OrderedDict()
+
+    def get(self, change: FileChange, kind: SourceKind) -> FileDeclarations:
+        entry = self._entries.get(id(change))
+        if entry is not None and entry[0] is change:
+            return entry[1]
+        found = _declarations(change, kind)
+        self._entries[id(change)] = (change, found)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return found
+
+
+def _declarations(change: FileChange, kind: SourceKind) -> FileDeclarations:
     view = file_diff(change)
     before_content = "" if change.status == FileStatus.ADDED else change.content_before
     after_content = "" if change.status == FileStatus.REMOVED else change.content_after
@@ -355,3 +381,7 @@ def declarations(change: FileChange) -> FileDeclarations | None:
         added_lines=view.added() if change.patch else after_lines,
         seen_lines=before_lines if change.status == FileStatus.REMOVED else after_lines,
     )
+
+
+# Per process, like functools caches (a PR's dependency files are read by three analyzers in turn).
+_RECENT = _RecentDeclarations(size=16)

@@ -186,6 +186,9 @@ def _constant_edits(path: str, before: Outline, after: Outline, found: _Found) -
 
 
 def _regexes(text: str) -> list[str]:
+    # Each pattern needs its word ("re.", "sed", "grep"): most lines have none, and are not searched.
+    if "re." not in text and "sed" not in text and "grep" not in text:
+        return []
     return [m.group("re") for pattern in (_PY_REGEX, _SED_REGEX, _GREP_REGEX) for m in pattern.finditer(text)]
 
 
@@ -205,10 +208,12 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
     for hunk in view.hunks:
         removed = [line for line in hunk.lines if line.kind == "-"]
         added = [line for line in hunk.lines if line.kind == "+"]
-        added_regexes = {r for line in added for r in _regexes(line.text)}
-        removed_regexes = {r for line in removed for r in _regexes(line.text)}
-        olds = [(line, r) for line in removed for r in _regexes(line.text) if r not in added_regexes]
-        news = [(line, r) for line in added for r in _regexes(line.text) if r not in removed_regexes]
+        removed_found = [(line, r) for line in removed for r in _regexes(line.text)]
+        added_found = [(line, r) for line in added for r in _regexes(line.text)]
+        added_regexes = {r for _line, r in added_found}
+        removed_regexes = {r for _line, r in removed_found}
+        olds = [(line, r) for line, r in removed_found if r not in added_regexes]
+        news = [(line, r) for line, r in added_found if r not in removed_regexes]
         for (_, old), (new_line, new) in zip(olds, news, strict=False):
             found.add(
                 "regex-changed",

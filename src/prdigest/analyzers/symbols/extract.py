@@ -8,6 +8,7 @@ those nodes, so cost grows with the number of definitions, not the size of the t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -18,8 +19,10 @@ from prdigest.models.facts import SymbolKind
 MAX_PARSE_CHARS = 1_000_000
 
 
-@dataclass(frozen=True)
-class Definition:
+class Definition(NamedTuple):
+    """A tuple: made by the thousand when pieces' definitions shift (a frozen dataclass's
+    ``__init__`` costs several times as much)."""
+
     name: str  # qualified: HummingConfig.__init__, Foo::bar, Server.Start
     kind: SymbolKind
     start_line: int  # 1-based, inclusive

@@ -46,23 +46,40 @@ _T = TypeVar("_T")
 
 
 class PieceDefinitions:
-    """Definitions of pieces by digest of their text (None: the piece has errors), least
-    recently used out."""
+    """Definitions of pieces by digest of their text (None: the piece has errors), and of
+    whole texts by theirs, least recently used out."""
 
-    def __init__(self, max_pieces: int) -> None:
+    def __init__(self, max_pieces: int, max_files: int = 256) -> None:
         self.max_pieces = max_pieces
+        self.max_files = max_files
         self._pieces: OrderedDict[bytes, tuple[Definition, ...] | None] = OrderedDict()
         self._parts: OrderedDict[bytes, _Part] = OrderedDict()
+        # Whole texts: the old side of a file is often the same text in many PRs (one base).
+        self._files: OrderedDict[bytes, tuple[Definition, ...] | None] = OrderedDict()
 
     def clear(self) -> None:
         self._pieces.clear()
         self._parts.clear()
+        self._files.clear()
 
     def definitions(self, text: str, grammar_key: str) -> list[Definition] | None:
         """Every definition of a Python text, as `extract.definitions_from_tree` finds them in
         the whole file's tree; None: read the whole file instead."""
         if "\r" in text or "\0" in text:
             return None
+        key = hashlib.blake2b(
+            text.encode("utf-8", "surrogatepass"), digest_size=16, person=grammar_key.encode()[:16]
+        ).digest()
+        if key in self._files:
+            self._files.move_to_end(key)
+            known = self._files[key]
+        else:
+            found = self._read(text, grammar_key)
+            known = _keep(self._files, key, None if found is None else tuple(found), self.max_files)
+        return None if known is None else list(known)
+
+    def _read(self, text: str, grammar_key: str) -> list[Definition] | None:
+        """`definitions` of a text not kept whole: from its pieces."""
         lines = text.split("\n")
         cuts = [*top_level_cuts(lines), len(lines)]
         found: list[Definition] = []

@@ -102,7 +102,8 @@ def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
 
 
 _STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-_DUMP_FIELDS: dict[type, tuple[str, ...]] = {}
+# Per node type: "Name(", its fields, whether its body is stripped.
+_DUMP_SPECS: dict[type, tuple[str, tuple[str, ...], bool]] = {}
 
 
 def _stripped_dump(node: ast.AST) -> str:
@@ -113,24 +114,31 @@ def _stripped_dump(node: ast.AST) -> str:
     `ast.dump` after `_Strip` is one, each node written as its class and its fields in order
     (values by ``repr``, as `ast.dump` does), without the field names `ast.dump` repeats."""
     kind = type(node)
-    fields = _DUMP_FIELDS.get(kind)
-    if fields is None:
-        fields = _DUMP_FIELDS[kind] = tuple(kind._fields)
-    parts = [kind.__name__, "("]
+    spec = _DUMP_SPECS.get(kind)
+    if spec is None:
+        spec = _DUMP_SPECS[kind] = (kind.__name__ + "(", tuple(kind._fields), issubclass(kind, _STRIPPED))
+    head, fields, stripped = spec
+    if not fields:
+        return head + ")"
+    parts = [head]
+    append = parts.append  # (called per node and field: the bound method once)
     for name in fields:
         value = getattr(node, name, _ABSENT)
-        if name == "body" and isinstance(node, _STRIPPED):
+        if stripped and name == "body":
             value = _stripped_body(value)
         if isinstance(value, ast.AST):
-            parts.append(_stripped_dump(value))
+            append(_stripped_dump(value))
+            append(",")
         elif isinstance(value, list):
-            parts.append("[")
-            parts.extend((_stripped_dump(item) if isinstance(item, ast.AST) else repr(item)) + "," for item in value)
-            parts.append("]")
+            append("[")
+            for item in value:
+                append(_stripped_dump(item) if isinstance(item, ast.AST) else repr(item))
+                append(",")
+            append("],")
         else:
-            parts.append(repr(value))
-        parts.append(",")
-    parts.append(")")
+            append(repr(value))
+            append(",")
+    append(")")
     return "".join(parts)
 
 
@@ -195,10 +203,25 @@ class PieceCache:
         # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
         # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
         self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
+        self._keys: OrderedDict[int, tuple[str, bytes]] = OrderedDict()
+        # Each text's pieces by their digests (None: parsed whole), to find them again uncut.
+        self._layouts: OrderedDict[bytes, tuple[tuple[int, bytes], ...] | None] = OrderedDict()
+
+    def _key(self, text: str) -> bytes:
+        """The text's digest, once per text object of the last few (one PR asks a file's
+        outline, shape and quiet lines in turn)."""
+        entry = self._keys.get(id(text))
+        if entry is not None and entry[0] is text:
+            return entry[1]
+        key = _digest(text)
+        self._keys[id(text)] = (text, key)  # the text kept alive with it: its id stays its own
+        while len(self._keys) > _RECENT_FILES:
+            self._keys.popitem(last=False)
+        return key
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
-        key = _digest(text)
+        key = self._key(text)
         if key in self._outlines:
             self._outlines.move_to_end(key)
             return self._outlines[key]
@@ -208,7 +231,7 @@ class PieceCache:
 
     def shape(self, text: str) -> bytes | None:
         """A digest of the syntax tree without docstrings and version constants (None: it does not parse)."""
-        key = _digest(text)
+        key = self._key(text)
         if key in self._shapes:
             self._shapes.move_to_end(key)
             return self._shapes[key]
@@ -224,7 +247,7 @@ class PieceCache:
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
-        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, _digest(text))
+        pieces = None if any(c in text for c in _OTHER_LINE_BREAKS) else self._parts(text, self._key(text))
         if pieces is None:
             tree = parse_module(text)
             return quiet_of(tree, text) if tree is not None else None
@@ -262,27 +285,49 @@ class PieceCache:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        return _keep(self._recent, key, self._cut(text), _RECENT_FILES)
+        return _keep(self._recent, key, self._laid_out(text, key), _RECENT_FILES)
 
-    def _cut(self, text: str) -> list[tuple[int, _Piece]] | None:
+    def _laid_out(self, text: str, key: bytes) -> list[tuple[int, _Piece]] | None:
+        """`_cut`, or the pieces a text cut before was cut into when they are all still kept
+        (a file's old side is often one text in many PRs: then nothing is cut or digested)."""
+        if key in self._layouts:
+            self._layouts.move_to_end(key)
+            layout = self._layouts[key]
+            if layout is None:
+                return None
+            pieces: list[tuple[int, _Piece]] = []
+            for first, piece_key in layout:
+                piece = self._pieces.get(piece_key)
+                if piece is None:
+                    break  # let go since: cut again
+                self._pieces.move_to_end(piece_key)
+                pieces.append((first, piece))
+            else:
+                return pieces
+        cut = self._cut(text)
+        _keep(self._layouts, key, None if cut is None else tuple((first, k) for first, k, _p in cut), self.max_files)
+        return None if cut is None else [(first, piece) for first, _key, piece in cut]
+
+    def _cut(self, text: str) -> list[tuple[int, bytes, _Piece]] | None:
+        """(first line, digest, piece) of each piece; None: parse the whole file."""
         if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
             return None
         lines = text.split("\n")
         cuts = [*top_level_cuts(lines), len(lines)]
-        found: list[tuple[int, _Piece]] = []
+        found: list[tuple[int, bytes, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
             for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
-                piece = self._piece(lines, cuts[at], cuts[end])
+                key, piece = self._piece(lines, cuts[at], cuts[end])
                 if piece is not None:
-                    found.append((cuts[at], piece))
+                    found.append((cuts[at], key, piece))
                     at = end
                     break
             else:
                 return None
         return found
 
-    def _piece(self, lines: list[str], start: int, end: int) -> _Piece | None:
+    def _piece(self, lines: list[str], start: int, end: int) -> tuple[bytes, _Piece | None]:
         text = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
         key = _digest(text)
         piece = self._pieces.get(key)
@@ -293,7 +338,7 @@ class PieceCache:
             piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
-        return piece if piece.parses else None
+        return key, piece if piece.parses else None
 
     def _part(self, lines: list[str], start: int, end: int, head: bool) -> _Piece | None:
         """A class's head (from its ``class`` line) or a run of its members, read alone (members
