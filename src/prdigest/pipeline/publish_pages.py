@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
+from prdigest.models.ledger import LedgerEntry
 from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
+from prdigest.pipeline.analyze import facts_cache_key
 from prdigest.pipeline.item_failures import FATAL, failure_reason
 from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries
-from prdigest.pipeline.narrate import prepare, save_pending
+from prdigest.pipeline.narrate import PreparedPR, prepare, save_pending
+from prdigest.pipeline.narrative_key import input_digests
 from prdigest.pipeline.publish_stamps import PageEntry, page_stamp
 from prdigest.pipeline.related import related_from_store
+from prdigest.pipeline.related_notes import related_notes, same_repository_targets
 from prdigest.pipeline.report import current_facts, narrative_for
 from prdigest.render.build import build_report
 from prdigest.render.feed import feed_item
 from prdigest.render.formats import REPORT_FORMATS
 from prdigest.render.site_index import INDEX_REPORT_LINKS, IndexRow, report_path
-from prdigest.store.publish_store import page_inputs
+from prdigest.store import facts_store
+from prdigest.store.publish_reads import StoredPR, read_page
+from prdigest.store.publish_store import PageInputs, page_inputs
 from prdigest.store.store import Store
 from prdigest.text import printable
 from prdigest.words import Lang, labels
@@ -37,6 +44,77 @@ class PRPages:
     rows: dict[str, IndexRow]
     reports: int
     entry: PageEntry | None
+    # Inside `make_page` only: what the entry's stamp is made of, stamped once the page is made.
+    unstamped: _Unstamped | None = None
+
+
+@dataclass(frozen=True)
+class _Unstamped:
+    related: list[RelatedNote]
+    packages: list[str]
+    entries: list[LedgerEntry]
+    files: list[str]
+
+
+def make_page(
+    store: Store,
+    repository: str,
+    numbers: Sequence[int],
+    out: Path,
+    languages: list[Lang],
+    code: str,
+    related: Mapping[int, list[RelatedNote] | None] | None = None,
+) -> list[tuple[int, PRPages | str]]:
+    """Offline narration: `pages_or_why` for a page of PRs, what they read of the store read
+    for the page at once (`store.publish_reads`), and their stamps read once all are made.
+    ``related``: the related work of PRs, when already read."""
+    try:
+        stored = read_page(store, repository, numbers)
+    except FATAL:
+        raise
+    except Exception:
+        stored = {}  # each PR is read alone, and says why it cannot be
+    made = [
+        (
+            number,
+            pages_or_why(
+                store,
+                repository,
+                number,
+                out,
+                languages,
+                None,
+                code=code,
+                related=(related or {}).get(number),
+                stored=stored.get(number),
+                stamp_later=True,
+            ),
+        )
+        for number in numbers
+    ]
+    waiting = [number for number, pages in made if isinstance(pages, PRPages) and pages.unstamped is not None]
+    # Read once the page's narratives are saved: the stamps name them.
+    inputs = page_inputs(store, repository, waiting) if waiting else {}
+    return [(number, _stamped(store, repository, number, pages, inputs, languages, code)) for number, pages in made]
+
+
+def _stamped(
+    store: Store,
+    repository: str,
+    number: int,
+    pages: PRPages | str,
+    inputs: Mapping[int, PageInputs],
+    languages: list[Lang],
+    code: str,
+) -> PRPages | str:
+    if isinstance(pages, str) or pages.unstamped is None:
+        return pages
+    parts = pages.unstamped
+    stamp = page_stamp(
+        store, repository, inputs.get(number), parts.related, parts.packages, languages, code, entries=parts.entries
+    )
+    entry = None if stamp is None else PageEntry(stamp, parts.packages, parts.files, pages.items, pages.rows)
+    return replace(pages, entry=entry, unstamped=None)
 
 
 def pages_or_why(
@@ -50,10 +128,24 @@ def pages_or_why(
     loaded: tuple[PullRequest, Facts] | None = None,
     code: str = "",
     related: list[RelatedNote] | None = None,
+    stored: StoredPR | None = None,
+    stamp_later: bool = False,
 ) -> PRPages | str:
     """The PR's pages, written; or, when they could not be (a database failure raises), why."""
     try:
-        return make_pr_pages(store, repository, number, out, languages, llm, loaded=loaded, code=code, related=related)
+        return make_pr_pages(
+            store,
+            repository,
+            number,
+            out,
+            languages,
+            llm,
+            loaded=loaded,
+            code=code,
+            related=related,
+            stored=stored,
+            stamp_later=stamp_later,
+        )
     except FATAL:
         raise
     except Exception as exc:
@@ -71,19 +163,30 @@ def make_pr_pages(
     loaded: tuple[PullRequest, Facts] | None = None,
     code: str = "",
     related: list[RelatedNote] | None = None,
+    stored: StoredPR | None = None,
+    stamp_later: bool = False,
 ) -> PRPages:
     """Write one PR's reports, only once all are built. Without an LLM its entry records what
     its pages were built from (the stamp, under ``code``); ``loaded``: its record and facts,
-    ``related``: its related work, when already read."""
-    if loaded is None:
+    ``related``: its related work, ``stored``: what the store holds of it, when already read.
+    ``stamp_later``: the entry is left to `make_page`, which reads the page's stamps at once."""
+    if stored is not None and (stored.record.repository, stored.record.number) != (repository, number):
+        stored = None  # read under another name than the per-PR reads use: read as they do
+    if loaded is not None:
+        pr, facts = loaded
+    elif stored is not None:
+        pr = stored.record
+        facts = _stored_facts(stored) or current_facts(store, pr)
+    else:
         pr = store.get_pr(repository, number)
         facts = current_facts(store, pr)
-    else:
-        pr, facts = loaded
     # Read and hashed once for the PR's every language and length.
     if related is None:
-        related = related_from_store(store, pr.repository, pr.number)
-    prepared = prepare(store, pr, facts, defer=True)
+        related = _related(store, pr, stored)
+    if stored is not None:
+        prepared = PreparedPR(stored.pr_id, input_digests(pr, facts), stored.narratives, [])
+    else:
+        prepared = prepare(store, pr, facts, defer=True)
     # Read once: the report's ledger links and the pages' stamp both show it.
     entries = pr_ledger_entries(store, repository, facts)
     ledger = ledger_links(store, repository, pr.number, facts, entries=entries)
@@ -116,6 +219,10 @@ def make_pr_pages(
     for relative, text in documents:
         (out / relative).write_text(text, encoding="utf-8")
     entry = None
+    if llm is None and stamp_later:
+        packages = [change.package for change in facts.dependencies.changes]
+        files = [relative for relative, _ in documents]
+        return PRPages(new_items, new_rows, len(documents), None, _Unstamped(related, packages, entries, files))
     if llm is None:
         # Stamped from what is stored now that the PR's narratives are saved.
         packages = [change.package for change in facts.dependencies.changes]
@@ -124,3 +231,21 @@ def make_pr_pages(
         if stamp is not None:
             entry = PageEntry(stamp, packages, [relative for relative, _ in documents], new_items, new_rows)
     return PRPages(new_items, new_rows, len(documents), entry)
+
+
+def _stored_facts(stored: StoredPR) -> Facts | None:
+    """The stored facts when current (what `pipeline.analyze.ensure_facts` returns without
+    analyzing), else None."""
+    if stored.facts_key is None or stored.facts_body is None:
+        return None
+    if stored.facts_key != facts_cache_key(stored.record_hash):
+        return None
+    return Facts.model_validate_json(stored.facts_body)
+
+
+def _related(store: Store, pr: PullRequest, stored: StoredPR | None) -> list[RelatedNote]:
+    """`related_from_store`, from the link rows already read when there are."""
+    if stored is None:
+        return related_from_store(store, pr.repository, pr.number)
+    titles = facts_store.titles(store, pr.repository, same_repository_targets(pr.repository, stored.outgoing))
+    return related_notes(pr.repository, pr.number, stored.outgoing, titles, stored.incoming)
