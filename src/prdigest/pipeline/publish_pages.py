@@ -15,7 +15,7 @@ from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.analyze import facts_cache_key
 from prdigest.pipeline.item_failures import FATAL, failure_reason
 from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries
-from prdigest.pipeline.narrate import PreparedPR, prepare, save_pending
+from prdigest.pipeline.narrate import PreparedPR, prepare, save_all_pending, save_pending
 from prdigest.pipeline.narrative_key import input_digests
 from prdigest.pipeline.publish_stamps import PageEntry, page_stamp
 from prdigest.pipeline.related import related_from_store
@@ -68,34 +68,64 @@ def make_page(
     """Offline narration: `pages_or_why` for a page of PRs, what they read of the store read
     for the page at once (`store.publish_reads`), and their stamps read once all are made.
     ``related``: the related work of PRs, when already read."""
-    try:
-        stored = read_page(store, repository, numbers)
-    except FATAL:
-        raise
-    except Exception:
-        stored = {}  # each PR is read alone, and says why it cannot be
-    made = [
-        (
+    stored = _read_page(store, repository, numbers)
+    saves: list[tuple[int, PreparedPR]] = []  # the page's new narratives, stored in one transaction
+    made: list[tuple[int, PRPages | str]] = []
+    for index, number in enumerate(numbers):
+        one = stored.get(number)
+        pages = pages_or_why(
+            store,
+            repository,
             number,
-            pages_or_why(
-                store,
-                repository,
-                number,
-                out,
-                languages,
-                None,
-                code=code,
-                related=(related or {}).get(number),
-                stored=stored.get(number),
-                stamp_later=True,
-            ),
+            out,
+            languages,
+            None,
+            code=code,
+            related=(related or {}).get(number),
+            stored=one,
+            page_saves=saves,
         )
-        for number in numbers
-    ]
+        made.append((number, pages))
+        if (one is None or _stored_facts_key(one) is None) and index + 1 < len(numbers):
+            # It may have been analyzed just now, its links stored anew: the related work of
+            # the PRs after it is read again, as the per-PR reads would see it.
+            stored = _read_page(store, repository, numbers[index + 1 :])
+    unsaved = _save_page(store, saves)
+    made = [(number, unsaved.get(number, pages)) for number, pages in made]
     waiting = [number for number, pages in made if isinstance(pages, PRPages) and pages.unstamped is not None]
     # Read once the page's narratives are saved: the stamps name them.
     inputs = page_inputs(store, repository, waiting) if waiting else {}
     return [(number, _stamped(store, repository, number, pages, inputs, languages, code)) for number, pages in made]
+
+
+def _read_page(store: Store, repository: str, numbers: Sequence[int]) -> dict[int, StoredPR]:
+    try:
+        return read_page(store, repository, numbers)
+    except FATAL:
+        raise
+    except Exception:
+        return {}  # each PR is read alone, and says why it cannot be
+
+
+def _save_page(store: Store, saves: list[tuple[int, PreparedPR]]) -> dict[int, str]:
+    """Store the page's new narratives in one transaction; should that fail (not the
+    database), each PR's in turn, as its own pages would have: why, by number, for those
+    that could not be stored."""
+    try:
+        save_all_pending(store, [prepared for _number, prepared in saves])
+        return {}
+    except FATAL:
+        raise
+    except Exception:
+        failed: dict[int, str] = {}
+        for number, prepared in saves:
+            try:
+                save_pending(store, prepared)
+            except FATAL:
+                raise
+            except Exception as exc:
+                failed[number] = failure_reason(exc)
+        return failed
 
 
 def _stamped(
@@ -129,7 +159,7 @@ def pages_or_why(
     code: str = "",
     related: list[RelatedNote] | None = None,
     stored: StoredPR | None = None,
-    stamp_later: bool = False,
+    page_saves: list[tuple[int, PreparedPR]] | None = None,
 ) -> PRPages | str:
     """The PR's pages, written; or, when they could not be (a database failure raises), why."""
     try:
@@ -144,7 +174,7 @@ def pages_or_why(
             code=code,
             related=related,
             stored=stored,
-            stamp_later=stamp_later,
+            page_saves=page_saves,
         )
     except FATAL:
         raise
@@ -164,25 +194,32 @@ def make_pr_pages(
     code: str = "",
     related: list[RelatedNote] | None = None,
     stored: StoredPR | None = None,
-    stamp_later: bool = False,
+    page_saves: list[tuple[int, PreparedPR]] | None = None,
 ) -> PRPages:
     """Write one PR's reports, only once all are built. Without an LLM its entry records what
     its pages were built from (the stamp, under ``code``); ``loaded``: its record and facts,
     ``related``: its related work, ``stored``: what the store holds of it, when already read.
-    ``stamp_later``: the entry is left to `make_page`, which reads the page's stamps at once."""
+    ``page_saves``: (`make_page`) its new narratives are left there to be stored with the
+    page's, and its entry to be stamped with the page's."""
     if stored is not None and (stored.record.repository, stored.record.number) != (repository, number):
         stored = None  # read under another name than the per-PR reads use: read as they do
+    read_links = stored  # its link rows, when read and still current
     if loaded is not None:
         pr, facts = loaded
     elif stored is not None:
         pr = stored.record
-        facts = _stored_facts(stored) or current_facts(store, pr)
+        found = _stored_facts(stored)
+        if found is None:
+            facts = current_facts(store, pr)
+            read_links = None  # analyzed now: its links were stored anew
+        else:
+            facts = found
     else:
         pr = store.get_pr(repository, number)
         facts = current_facts(store, pr)
     # Read and hashed once for the PR's every language and length.
     if related is None:
-        related = _related(store, pr, stored)
+        related = _related(store, pr, read_links)
     if stored is not None:
         prepared = PreparedPR(stored.pr_id, input_digests(pr, facts), stored.narratives, [])
     else:
@@ -195,7 +232,10 @@ def make_pr_pages(
         for lang in languages
         for length in LENGTHS
     }
-    save_pending(store, prepared)  # one transaction for the PR's new offline narratives
+    if page_saves is None:
+        save_pending(store, prepared)  # one transaction for the PR's new offline narratives
+    else:
+        page_saves.append((pr.number, prepared))
     documents: list[tuple[str, str]] = []
     new_items: dict[str, FeedItem] = {}
     new_rows: dict[str, IndexRow] = {}
@@ -219,7 +259,7 @@ def make_pr_pages(
     for relative, text in documents:
         (out / relative).write_text(text, encoding="utf-8")
     entry = None
-    if llm is None and stamp_later:
+    if llm is None and page_saves is not None:
         packages = [change.package for change in facts.dependencies.changes]
         files = [relative for relative, _ in documents]
         return PRPages(new_items, new_rows, len(documents), None, _Unstamped(related, packages, entries, files))
@@ -233,12 +273,17 @@ def make_pr_pages(
     return PRPages(new_items, new_rows, len(documents), entry)
 
 
-def _stored_facts(stored: StoredPR) -> Facts | None:
-    """The stored facts when current (what `pipeline.analyze.ensure_facts` returns without
-    analyzing), else None."""
+def _stored_facts_key(stored: StoredPR) -> str | None:
+    """The stored facts' key when they are current (what `pipeline.analyze.ensure_facts`
+    returns without analyzing), else None."""
     if stored.facts_key is None or stored.facts_body is None:
         return None
-    if stored.facts_key != facts_cache_key(stored.record_hash):
+    return stored.facts_key if stored.facts_key == facts_cache_key(stored.record_hash) else None
+
+
+def _stored_facts(stored: StoredPR) -> Facts | None:
+    """The stored facts when current, else None."""
+    if _stored_facts_key(stored) is None or stored.facts_body is None:
         return None
     return Facts.model_validate_json(stored.facts_body)
 
