@@ -235,7 +235,7 @@ def make_pr_pages(
     if page_saves is None:
         save_pending(store, prepared)  # one transaction for the PR's new offline narratives
     else:
-        page_saves.append((pr.number, prepared))
+        page_saves.append((number, prepared))
     documents: list[tuple[str, str]] = []
     new_items: dict[str, FeedItem] = {}
     new_rows: dict[str, IndexRow] = {}
