@@ -29,7 +29,8 @@ def printable_values(value: object) -> object:
 
     For model validators: a field holding a string, a list of strings or nested raw data."""
     if isinstance(value, str):
-        return printable(value)
+        # `printable`, its test inline: models call this for each of their many strings.
+        return value if _CONTROL.search(value) is None else printable(value)
     if isinstance(value, list):
         return [printable_values(item) for item in value]
     if isinstance(value, tuple):

@@ -15,7 +15,7 @@ configured model, else the offline one.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -67,9 +67,16 @@ def prepare(store: Store, pr: PullRequest, facts: Facts, *, defer: bool = False)
 
 def save_pending(store: Store, prepared: PreparedPR) -> None:
     """Store the offline narratives `prepare(..., defer=True)` kept back, in one transaction."""
-    if prepared.pr_id is not None and prepared.pending:
-        narrative_store.save_narratives(store, prepared.pr_id, prepared.pending)
-        prepared.pending.clear()
+    save_all_pending(store, [prepared])
+
+
+def save_all_pending(store: Store, prepared: Sequence[PreparedPR]) -> None:
+    """`save_pending` for several PRs in turn, in one transaction."""
+    saved = [(one.pr_id, list(one.pending)) for one in prepared if one.pr_id is not None and one.pending]
+    narrative_store.save_many(store, saved)
+    for one in prepared:
+        if one.pr_id is not None and one.pending:
+            one.pending.clear()
 
 
 def narrate(

@@ -20,7 +20,7 @@ from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
-from prdigest.pipeline.publish_pages import LENGTHS, PRPages, pages_or_why
+from prdigest.pipeline.publish_pages import LENGTHS, PRPages, make_page, pages_or_why
 from prdigest.pipeline.publish_stamps import (
     PageEntry,
     facts_current,
@@ -29,7 +29,7 @@ from prdigest.pipeline.publish_stamps import (
     save_manifest,
     unchanged,
 )
-from prdigest.pipeline.publish_workers import PageTask, make_in_workers
+from prdigest.pipeline.publish_workers import WORKER_PAGE_SIZE, PageTask, make_in_workers
 from prdigest.pipeline.quick import code_fingerprint
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import PAGE_SIZE, current_facts, warm_narratives
@@ -149,8 +149,12 @@ def publish_site(
             for number, outcome in make_in_workers(store, task, [number for number, _ in todo], count):
                 done(number, outcome)
         else:
-            for number, related in todo:
-                done(number, pages_or_why(store, repository, number, out, languages, None, code=code, related=related))
+            for start in range(0, len(todo), WORKER_PAGE_SIZE):
+                page = todo[start : start + WORKER_PAGE_SIZE]
+                for number, outcome in make_page(
+                    store, repository, [n for n, _ in page], out, languages, code, dict(page)
+                ):
+                    done(number, outcome)
     items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
     rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
     for summary in summaries:  # in the window's order, however the pages were made

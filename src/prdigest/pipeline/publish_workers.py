@@ -46,16 +46,13 @@ class PublishWorker:
         self.owned = store is None  # closed by this worker
 
     def page(self, numbers: list[int]) -> list[tuple[int, PRPages | str]]:
-        from prdigest.pipeline.publish_pages import pages_or_why
+        from prdigest.pipeline.publish_pages import make_page
 
         if self.store is None:
             self.store = Store.open(self.task.url, create=False, read_only_ok=True)
         task = self.task
         out = Path(task.out)
-        return [
-            (number, pages_or_why(self.store, task.repository, number, out, task.languages, None, code=task.code))
-            for number in numbers
-        ]
+        return make_page(self.store, task.repository, numbers, out, task.languages, task.code)
 
     def close(self) -> None:
         if self.store is not None and self.owned:

@@ -225,7 +225,7 @@ _FACTS_OF_ONE = (
 )
 
 
-def _link_query() -> Select[Any]:
+def link_query() -> Select[Any]:
     return (
         select(
             repositories.c.full_name,
@@ -256,12 +256,12 @@ def links_to(store: Store, repository: str, number: int) -> list[Link]:
 
 # Built once, like `_FACTS_OF_ONE`.
 _LINKS_FROM = (
-    _link_query()
+    link_query()
     .where(and_(repositories.c.full_name == bindparam("repository"), pull_requests.c.number == bindparam("number")))
     .order_by(pr_links.c.id)
 )
 _LINKS_TO = (
-    _link_query()
+    link_query()
     .where(
         and_(pr_links.c.target_repository == bindparam("repository"), pr_links.c.target_number == bindparam("number"))
     )
@@ -270,7 +270,7 @@ _LINKS_TO = (
 
 
 def all_links(store: Store, repository: str) -> list[Link]:
-    query = _link_query().where(repositories.c.full_name == repository)
+    query = link_query().where(repositories.c.full_name == repository)
     with store._engine.connect() as connection:
         return [Link(*row) for row in connection.execute(query.order_by(pull_requests.c.number))]
 

@@ -63,11 +63,11 @@ def save_texts(connection: Connection, texts: dict[str, str | bytes]) -> None:
 def load_records(connection: Connection, rows: Sequence[tuple[str, str | None]]) -> list[PullRequest]:
     """Records from rows' (``record``, ``texts``), texts read in a few queries and put back."""
     refs = [text_refs(texts) for _record, texts in rows]
-    found = _read_texts(connection, set().union(*(wanted_digests(ref) for ref in refs)))
+    found = read_texts(connection, set().union(*(wanted_digests(ref) for ref in refs)))
     return [with_texts(record, ref, found) for (record, _texts), ref in zip(rows, refs, strict=True)]
 
 
-def _read_texts(connection: Connection, digests: Iterable[str]) -> dict[str, str]:
+def read_texts(connection: Connection, digests: Iterable[str]) -> dict[str, str]:
     wanted = sorted(digests)
     found: dict[str, str] = {}
     for start in range(0, len(wanted), _CHUNK):

@@ -9,6 +9,7 @@ narrative of the configured model, else the offline one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -100,16 +101,25 @@ def save_narrative(store: Store, pull_request_id: int, narrative: Narrative, cac
 def save_narratives(store: Store, pull_request_id: int, saved: list[tuple[Narrative, str]]) -> None:
     """`save_narrative` for several narratives of one PR (each with its cache key), in one
     transaction: publishing narrates a PR in every language and length at once."""
+    save_many(store, [(pull_request_id, saved)])
+
+
+def save_many(store: Store, saved: Sequence[tuple[int, list[tuple[Narrative, str]]]]) -> None:
+    """`save_narratives` for several PRs in turn, in one transaction (publishing saves a page
+    of PRs at once): the same rows, with the same ids, as a transaction for each."""
+    saved = [(pull_request_id, rows) for pull_request_id, rows in saved if rows]
     if store.read_only or not saved:
         return  # a read command on a read-only database: narrated, not cached
     now = datetime.now(UTC).replace(tzinfo=None)
     with store._write() as connection:
-        lock_pull_requests(connection, [pull_request_id])  # two narrators of one PR take turns (PostgreSQL)
-        if len({(narrative.lang, narrative.length) for narrative, _ in saved}) == len(saved):
-            _save_rows(connection, pull_request_id, saved, now)
-        else:  # one replaces another of the batch: each in turn
-            for one in saved:
-                _save_rows(connection, pull_request_id, [one], now)
+        # Two narrators of one PR take turns (PostgreSQL); in id order, so none waits in a cycle.
+        lock_pull_requests(connection, sorted({pull_request_id for pull_request_id, _ in saved}))
+        for pull_request_id, rows in saved:
+            if len({(narrative.lang, narrative.length) for narrative, _ in rows}) == len(rows):
+                _save_rows(connection, pull_request_id, rows, now)
+            else:  # one replaces another of the batch: each in turn
+                for one in rows:
+                    _save_rows(connection, pull_request_id, [one], now)
 
 
 def _save_rows(connection: Connection, pull_request_id: int, saved: list[tuple[Narrative, str]], now: datetime) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
+from functools import lru_cache
 
 from prdigest.words.labels import Labels
 from prdigest.words.lang import Lang
@@ -77,17 +78,28 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
     character of the template ("修改 flashinfer" rather than "修改flashinfer"), as Chinese
     typesetting does; the values themselves are left as they are."""
     out: list[str] = []
-    for literal, field, spec, conversion in _FORMATTER.parse(template):
+    tail = ""  # the last character of what ``out`` holds
+    for literal, field, spec, conversion in _parsed(template):
         if out and literal and _is_latin(out[-1][-1:]) and _is_cjk(literal[0]):
             out.append(" ")
+            tail = " "
         out.append(literal)
+        tail = literal[-1:] or tail
         if field is None:
             continue
-        value = _FORMATTER.get_field(field, (), values)[0]
-        value = _FORMATTER.convert_field(value, conversion)
-        text = _FORMATTER.format_field(value, spec or "")
-        previous = "".join(out)[-1:]
-        if text and previous and _is_cjk(previous) and _is_latin(text[0]):
+        # A plain name is what `get_field` would look up in ``values``.
+        value = values[field] if field.isidentifier() else _FORMATTER.get_field(field, (), values)[0]
+        if conversion is not None:
+            value = _FORMATTER.convert_field(value, conversion)
+        text = format(value, spec or "")
+        if text and tail and _is_cjk(tail) and _is_latin(text[0]):
             out.append(" ")
         out.append(text)
+        tail = text[-1:] or tail
     return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    """The template's (literal, field, spec, conversion) parts, parsed once (the phrases are few)."""
+    return tuple(_FORMATTER.parse(template))
