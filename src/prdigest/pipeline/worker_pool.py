@@ -102,18 +102,24 @@ def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int)
         worker.close()
 
 
-def _start_ignoring_ctrl_c(workers: list[Any]) -> None:
+def start_holding_ctrl_c(workers: Sequence[Any]) -> None:
     """Start the workers with Ctrl-C ignored from their first instruction: an ignored signal
     stays ignored across exec, so a Ctrl-C while a worker is still starting up cannot print
-    its traceback. The parent's own handler is restored at once; it ends the workers itself."""
+    its traceback. The parent's own handler is restored at once; it ends the workers itself.
+
+    A Ctrl-C that reaches the parent meanwhile is held, not lost: SIGINT is blocked as well as
+    ignored (Linux keeps a blocked signal pending even while it is ignored) and delivered to
+    the restored handler when the workers have started, so the run still stops (exit 130)."""
     import signal
 
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         for worker in workers:
             worker.start()
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def run_pages(
@@ -150,7 +156,7 @@ def run_pages(
         )
         for i in range(len(pending))
     ]
-    _start_ignoring_ctrl_c(processes)
+    start_holding_ctrl_c(processes)
     sent: dict[int, P] = {}  # pages in flight, by the number they were sent under
     ended = [False] * len(pending)  # told there is no more work
     numbers = itertools.count()

@@ -1,0 +1,43 @@
+"""Starting worker processes does not lose a Ctrl-C that reaches the parent meanwhile."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from prdigest.pipeline.worker_pool import start_holding_ctrl_c
+
+
+class _InterruptedWhileStarting:
+    """Stands in for a `multiprocessing.Process` whose start takes long enough for a Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def start(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        self.started = True
+
+
+def test_a_ctrl_c_during_the_start_is_raised_once_the_workers_run() -> None:
+    workers = [_InterruptedWhileStarting(), _InterruptedWhileStarting()]
+    with pytest.raises(KeyboardInterrupt):
+        start_holding_ctrl_c(workers)
+    assert all(worker.started for worker in workers)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+def test_no_ctrl_c_no_interrupt() -> None:
+    class Quiet:
+        started = False
+
+        def start(self) -> None:
+            self.started = True
+
+    worker = Quiet()
+    start_holding_ctrl_c([worker])
+    assert worker.started
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
