@@ -172,3 +172,27 @@ def test_zh_spacing_between_latin_names_and_chinese() -> None:
     n = _narrate(_ci_pr())
     assert n.implementation[0].title == "修改 widgets"
     assert "使用 widgets 的用户" in n.impact.users
+
+
+def _deleted(path: str, text: str) -> FileChange:
+    lines = text.splitlines()
+    patch = "\n".join([f"@@ -1,{len(lines)} +0,0 @@"] + [f"-{line}" for line in lines])
+    return FileChange(path=path, status=FileStatus.REMOVED, deletions=len(lines), patch=patch, content_before=text)
+
+
+SETUP_PY = 'from setuptools import setup\n\nsetup(\n    name="widgets",\n    install_requires=["click>=8.0", "attrs>=22"],\n)\n'
+PYPROJECT = '[project]\nname = "widgets"\ndependencies = ["click>=8.0", "attrs>=22", "rich>=13"]\n'
+
+
+def test_declarations_moved_out_of_a_deleted_file_are_a_move_not_new_dependencies() -> None:
+    pr = PullRequest(
+        repository=REPO,
+        number=12,
+        title="Switch the build to pyproject.toml",
+        files=[_deleted("setup.py", SETUP_PY), _added("pyproject.toml", PYPROJECT)],
+    )
+    steps = " ".join(s.title + " " + s.detail for s in _narrate(pr, lang="en").implementation)
+    assert "`click`, `attrs` removed from `setup.py` and installed in `pyproject.toml` instead" in steps, steps
+    assert "Add click" not in steps
+    # what is new stays new
+    assert "`rich` added in `pyproject.toml`" in steps or "Add rich" in steps, steps

@@ -14,7 +14,7 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
 #     reader's language, brief without code, code edits in words, each fact once
 # v9: one-liners from the facts in every language
-EXTRACTIVE_VERSION = "extractive-v11"  # v11: a count of 1 in the singular ("1 line")
+EXTRACTIVE_VERSION = "extractive-v12"  # v12: a declaration moved out of a deleted file is a move
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

@@ -26,17 +26,28 @@ class DependencyGroup:
 
 def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> list[DependencyChange]:
     """Dependency changes that say something beyond the file they sit in: a deleted file's
-    "removed" packages go with the file, and so do a new image's or script's installs."""
+    "removed" packages go with the file, and so do a new image's or script's installs.
+
+    A deleted file's removal is kept when the same package, for the same users (scope), is
+    added elsewhere: the declaration moved (setup.py to pyproject.toml), and without its old
+    place the new one would read as a new dependency."""
     status = {f.path: f.status for f in files}
+    added_elsewhere = {_moved_key(c) for c in changes if main_kind(c) == "added"}
     kept = []
     for change in changes:
         file_status = status.get(change.path, "modified")
         if file_status == "removed":
+            if main_kind(change) == "removed" and _moved_key(change) in added_elsewhere:
+                kept.append(change)
             continue
         if file_status == "added" and change.source_kind not in _MANIFEST_KINDS:
             continue
         kept.append(change)
     return kept
+
+
+def _moved_key(change: DependencyChange) -> tuple[str, str]:
+    return (change.package.lower(), change.scope)
 
 
 def _key(change: DependencyChange) -> tuple[str, ...]:
