@@ -180,7 +180,10 @@ def _deleted(path: str, text: str) -> FileChange:
     return FileChange(path=path, status=FileStatus.REMOVED, deletions=len(lines), patch=patch, content_before=text)
 
 
-SETUP_PY = 'from setuptools import setup\n\nsetup(\n    name="widgets",\n    install_requires=["click>=8.0", "attrs>=22"],\n)\n'
+SETUP_PY = (
+    'from setuptools import setup\n\nsetup(\n    name="widgets",\n'
+    '    install_requires=["click>=8.0", "attrs>=22"],\n)\n'
+)
 PYPROJECT = '[project]\nname = "widgets"\ndependencies = ["click>=8.0", "attrs>=22", "rich>=13"]\n'
 
 
