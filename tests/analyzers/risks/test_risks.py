@@ -135,6 +135,22 @@ def test_cap_added_is_a_version_lock_and_tests_silence_missing_test() -> None:
     assert "future-version-regression-risk" not in tags
 
 
+def test_a_pin_moved_from_another_file_is_no_new_lock() -> None:
+    def tags_for(changes: list[DependencyChange]) -> dict[str, str]:
+        files = [(FileChange(path="pyproject.toml", additions=3), "config")]
+        return _tags(make_case(files, deps=DependenciesFacts(changes=changes), tests=CIFacts()))
+
+    added = DependencyChange(path="pyproject.toml", package="black", after="black==25.1.0", kinds=["added"])
+    assert "version-lock" in tags_for([added])
+    moved_from = DependencyChange(
+        path="requirements-docs.txt", package="black", before="black==25.1.0", kinds=["removed"]
+    )
+    assert "version-lock" not in tags_for([added, moved_from])
+    # a pin that changes on the way is still new
+    older = DependencyChange(path="requirements-docs.txt", package="black", before="black==24.1.0", kinds=["removed"])
+    assert "version-lock" in tags_for([added, older])
+
+
 HUMMING_PATCH = """@@ -10,10 +10,3 @@
 -try:
 -    import humming
