@@ -55,19 +55,29 @@ def sync_git(
     try:
         if full or _new_database_file(db):
             source.start_log()  # nothing to resume from: git works while the database is created
-        # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
-        from prdigest.pipeline.sync import sync_source
+            unchanged = None
+        else:
+            from prdigest.pipeline.quick import nothing_to_sync
 
-        new_file = _new_sqlite_path(db)
-        creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
-        with creating as store, _progress() as advance:
-            stats = sync_source(store, source, fresh=full, on_record=advance)
-            where = _redacted(store.url)
+            unchanged = nothing_to_sync(db, source)  # the common repeated sync: sqlite3 alone
+        if unchanged is None:
+            # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
+            from prdigest.pipeline.sync import sync_source
+
+            new_file = _new_sqlite_path(db)
+            creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
+            with creating as store, _progress() as advance:
+                stats = sync_source(store, source, fresh=full, on_record=advance)
+                counts = (stats.total, stats.inserted, stats.updated, stats.unchanged)
+                where = _redacted(store.url)
+        else:
+            counts, where = (0, 0, 0, 0), str(unchanged)
     finally:
         source.close()
+    total, inserted, updated, kept = counts
     click.echo(
-        f"synced {plural(stats.total, 'pull request')} from {path} into {where} "
-        f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
+        f"synced {plural(total, 'pull request')} from {path} into {where} "
+        f"({inserted} new, {updated} updated, {kept} unchanged)"
     )
     if source.counters.collisions:
         click.echo(_collision_summary(source.counters.collisions))

@@ -8,7 +8,7 @@ Records are yielded newest first so ``--limit`` can stop git early.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -141,6 +141,23 @@ class GitSource:
             self.incremental = True
             return f"{last_tip}..{self.tip}"
         return self.tip  # history was rewritten: read it all again
+
+    def nothing_new(self, state: SyncState, kept: Callable[[SyncState], bool]) -> bool:
+        """Whether a sync resuming from ``state`` would read no record and save nothing:
+        the branch tip is the one ``state`` ends at, no open ref moved, and ``kept`` (the
+        store's word) says the resume state handed back is the one already saved. Only a
+        complete sync is judged (``--since``/``--limit`` are partial).
+
+        Runs no ``git log``; on False nothing is left changed, so the sync goes on as usual.
+        """
+        if not self.complete or not state:
+            return False
+        self.previous_state = dict(state)
+        if self._log_range() is None and next(self._open_refs(), None) is None and kept(self.sync_state()):
+            return True
+        self.previous_state, self.incremental, self._ref_heads = {}, False, {}
+        self.counters.open_refs = 0
+        return False
 
     # --- records ------------------------------------------------------------------------
 
