@@ -4,6 +4,7 @@ whenever anything could be written it steps aside and the store does the work.""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -36,8 +37,8 @@ def _sync(clone: Path, db: str) -> str:
     return result.output
 
 
-def _sync_in_process(clone: Path, db: str, home: Path) -> tuple[str, bool]:
-    """The CLI's output, and whether it loaded SQLAlchemy (a fresh interpreter)."""
+def _sync_in_process(clone: Path, db: str, home: Path) -> tuple[str, bool, bool]:
+    """The CLI's output, and whether it loaded SQLAlchemy and pydantic (a fresh interpreter)."""
     script = (
         "import sys\n"
         "from prdigest.cli.main import main\n"
@@ -45,13 +46,14 @@ def _sync_in_process(clone: Path, db: str, home: Path) -> tuple[str, bool]:
         f"    main(['sync', 'git', {str(clone)!r}, '--db', {db!r}])\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print('sqlalchemy' in sys.modules)\n"
+        "print('sqlalchemy' in sys.modules, 'pydantic' in sys.modules)\n"
     )
     env = {**os.environ, "HOME": str(home)}
     env.pop("PRDIGEST_DB", None)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     *output, loaded = done.stdout.splitlines()
-    return "\n".join(output) + "\n", loaded == "True"
+    sqlalchemy, pydantic = loaded.split()
+    return "\n".join(output) + "\n", sqlalchemy == "True", pydantic == "True"
 
 
 def _files(db: Path) -> dict[str, bytes]:
@@ -85,12 +87,13 @@ def test_nothing_new_is_answered_without_sqlalchemy_and_writes_nothing(tmp_path:
     repo = _history(tmp_path / "repo")
     quick_db, store_db = _pair(tmp_path, repo)
     before = _files(quick_db)
-    output, loaded = _sync_in_process(repo.path, str(quick_db), tmp_path)
-    assert not loaded
+    output, sqlalchemy, pydantic = _sync_in_process(repo.path, str(quick_db), tmp_path)
+    assert not sqlalchemy
+    assert not pydantic  # nor the record models: the clone is read without them
     assert _files(quick_db) == before
     # The store's path (a URL is never taken the quick way) prints the same and writes nothing either.
-    reference, loaded = _sync_in_process(repo.path, f"sqlite:///{store_db}", tmp_path)
-    assert loaded
+    reference, sqlalchemy, _pydantic = _sync_in_process(repo.path, f"sqlite:///{store_db}", tmp_path)
+    assert sqlalchemy
     assert output == reference.replace(str(store_db), str(quick_db))
     assert output.startswith("synced 0 pull requests from ")
     assert _files(store_db) == {name: data for name, data in before.items()}
@@ -103,8 +106,8 @@ def test_a_new_pr_is_still_found_and_stored_as_the_store_stores_it(tmp_path: Pat
     source = GitSource(repo.path, GitSyncOptions())
     assert nothing_to_sync(str(quick_db), source) is None
     assert [pr.number for pr in source.pull_requests(_saved_state(quick_db))] == [6]
-    output, loaded = _sync_in_process(repo.path, str(quick_db), tmp_path)
-    assert loaded  # the store wrote it
+    output, sqlalchemy, _pydantic = _sync_in_process(repo.path, str(quick_db), tmp_path)
+    assert sqlalchemy  # the store wrote it
     assert "(1 new, 0 updated, 0 unchanged)" in output
     _sync(repo.path, f"sqlite:///{store_db}")
     assert _tables(quick_db) == _tables(store_db)
@@ -164,11 +167,27 @@ def test_an_older_schema_is_left_to_the_store(tmp_path: Path) -> None:
 
 
 def _saved_state(db: Path) -> dict[str, object]:
-    import json
-
     with quick.reading(db) as connection:
         assert connection is not None
         saved = quick.saved_sync_state(connection, "example-org/example-project", "git")
     assert saved is not None
     state: dict[str, object] = json.loads(saved)
     return state
+
+
+def test_where_a_sync_starts_is_found_without_the_record_models(tmp_path: Path) -> None:
+    """So a first sync starts ``git log`` before pydantic and the models load."""
+    repo = _history(tmp_path / "repo")
+    script = (
+        "import sys\n"
+        "from prdigest.sources.git.clone import GitClone, GitSyncOptions\n"
+        f"clone = GitClone(__import__('pathlib').Path({str(repo.path)!r}), GitSyncOptions())\n"
+        "clone.start_log()\n"
+        "loaded = 'pydantic' in sys.modules\n"
+        "from prdigest.sources.git.source import GitSource\n"
+        "source = GitSource.taking_over(clone)\n"
+        "print(loaded, [pr.number for pr in source.pull_requests()])\n"
+        "source.close()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False [5, 2, 1]"

@@ -45,13 +45,15 @@ def sync_git(
     ends in "(#N)" and merge commits "Merge pull request #N from ...", plus open PRs from
     refs/pull/N/head when the clone fetched them. Re-running reads only new commits.
     """
-    from prdigest.sources.git import GitSource, GitSyncOptions
+    # Where the sync starts, and whether anything is new, without the record models: git
+    # starts (or the answer comes) before they load.
+    from prdigest.sources.git.clone import GitClone, GitSyncOptions
 
     since_at = parse_date(since)
     options = GitSyncOptions(
         repository=repository, branch=branch, since=since_at, limit=limit, with_contents=with_contents
     )
-    source = GitSource(path, options)
+    source = GitClone(path, options)
     try:
         if full or _new_database_file(db):
             source.start_log()  # nothing to resume from: git works while the database is created
@@ -61,9 +63,11 @@ def sync_git(
 
             unchanged = nothing_to_sync(db, source)  # the common repeated sync: sqlite3 alone
         if unchanged is None:
-            # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
+            # Imported once git runs: the models and the store (SQLAlchemy) load while git works.
             from prdigest.pipeline.sync import sync_source
+            from prdigest.sources.git.source import GitSource
 
+            source = GitSource.taking_over(source)
             new_file = _new_sqlite_path(db)
             creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
             with creating as store, _progress() as advance:

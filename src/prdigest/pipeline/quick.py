@@ -22,7 +22,7 @@ from prdigest.store import quick
 
 if TYPE_CHECKING:
     from prdigest.models.narrative import Length, Narrative
-    from prdigest.sources.git import GitSource
+    from prdigest.sources.git.clone import GitClone
 
 Choice = tuple[str, str, str]  # (lang, length, format)
 
@@ -45,7 +45,7 @@ def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
         return len(keys)
 
 
-def nothing_to_sync(db: str | None, source: GitSource) -> Path | None:
+def nothing_to_sync(db: str | None, source: GitClone) -> Path | None:
     """The SQLite file ``prdigest sync git`` (without --full) would write nothing to: it is
     at this prdigest's schema, holds the source's saved resume state, the source finds no
     record new since that state and would save it unchanged, and every search row of the
