@@ -17,8 +17,10 @@ from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.cli.main import cli
 from prdigest.pipeline.quick import nothing_to_sync
+from prdigest.pipeline.sync import sync_source
 from prdigest.sources.git import GitSource, GitSyncOptions
-from prdigest.store import quick
+from prdigest.sources.git.clone import GitClone
+from prdigest.store import Store, quick
 
 
 def _history(path: Path) -> GitRepoBuilder:
@@ -104,8 +106,11 @@ def test_a_new_pr_is_still_found_and_stored_as_the_store_stores_it(tmp_path: Pat
     quick_db, store_db = _pair(tmp_path, repo)
     repo.squash_pr(6, "Add tests", {"tests/test_core.py": "def test():\n    assert True\n"})
     source = GitSource(repo.path, GitSyncOptions())
-    assert nothing_to_sync(str(quick_db), source) is None
-    assert [pr.number for pr in source.pull_requests(_saved_state(quick_db))] == [6]
+    try:
+        assert nothing_to_sync(str(quick_db), source) is None
+        assert [pr.number for pr in source.pull_requests(_saved_state(quick_db))] == [6]
+    finally:
+        source.close()
     output, sqlalchemy, _pydantic = _sync_in_process(repo.path, str(quick_db), tmp_path)
     assert sqlalchemy  # the store wrote it
     assert "(1 new, 0 updated, 0 unchanged)" in output
@@ -117,7 +122,7 @@ def test_a_moved_open_ref_is_read_again(tmp_path: Path) -> None:
     repo = _history(tmp_path / "repo")
     quick_db, store_db = _pair(tmp_path, repo)
     repo.create_pull_ref(5, {"app/wip.py": "def wip():\n    return 1\n"})  # the PR got a new commit
-    assert nothing_to_sync(str(quick_db), GitSource(repo.path, GitSyncOptions())) is None
+    assert _check(str(quick_db), repo, GitSyncOptions()) is None
     assert "(0 new, 1 updated, 0 unchanged)" in _sync(repo.path, str(quick_db))
     _sync(repo.path, f"sqlite:///{store_db}")
     assert _tables(quick_db) == _tables(store_db)
@@ -129,33 +134,36 @@ def test_a_stale_search_row_is_left_to_the_store(tmp_path: Path) -> None:
     for db in (quick_db, store_db):  # as a sync killed between its write and its indexing leaves it
         with sqlite3.connect(db) as connection:
             connection.execute("DELETE FROM pr_search WHERE rowid = (SELECT MIN(id) FROM pull_requests)")
-    assert nothing_to_sync(str(quick_db), GitSource(repo.path, GitSyncOptions())) is None
+    assert _check(str(quick_db), repo, GitSyncOptions()) is None
     _sync(repo.path, str(quick_db))
     _sync(repo.path, f"sqlite:///{store_db}")
     assert _tables(quick_db) == _tables(store_db)
     assert len(_tables(quick_db)["pr_search"]) == 3
-    assert nothing_to_sync(str(quick_db), GitSource(repo.path, GitSyncOptions())) == quick_db.resolve()
+    assert _check(str(quick_db), repo, GitSyncOptions()) == quick_db.resolve()
 
 
 def test_partial_syncs_and_other_states_take_the_normal_path(tmp_path: Path) -> None:
     repo = _history(tmp_path / "repo")
     quick_db, _store_db = _pair(tmp_path, repo)
     db = str(quick_db)
-    assert nothing_to_sync(db, GitSource(repo.path, GitSyncOptions())) == quick_db.resolve()
-    assert nothing_to_sync(db, GitSource(repo.path, GitSyncOptions(limit=1))) is None
-    assert nothing_to_sync(db, GitSource(repo.path, GitSyncOptions(with_contents=False))) is None
-    assert nothing_to_sync(db, GitSource(repo.path, GitSyncOptions(repository="other/name"))) is None
-    assert nothing_to_sync(str(tmp_path / "missing.db"), GitSource(repo.path, GitSyncOptions())) is None
+    assert _check(db, repo, GitSyncOptions()) == quick_db.resolve()
+    assert _check(db, repo, GitSyncOptions(limit=1)) is None
+    assert _check(db, repo, GitSyncOptions(with_contents=False)) is None
+    assert _check(db, repo, GitSyncOptions(repository="other/name")) is None
+    assert _check(str(tmp_path / "missing.db"), repo, GitSyncOptions()) is None
     with sqlite3.connect(quick_db) as connection:  # a state saved in another spelling is saved again
         (state,) = connection.execute("SELECT state FROM sync_states").fetchone()
         connection.execute("UPDATE sync_states SET state = ?", (state.replace(", ", ",", 1),))
     source = GitSource(repo.path, GitSyncOptions())
-    assert nothing_to_sync(db, source) is None
-    # Declining left the source as it was: the sync then counts the open ref once.
-    assert list(source.pull_requests(_saved_state(quick_db))) == []
-    assert source.counters.open_refs == 1
+    try:
+        assert nothing_to_sync(db, source) is None
+        # Declining left the source as it was: the sync then counts the open ref once.
+        assert list(source.pull_requests(_saved_state(quick_db))) == []
+        assert source.counters.open_refs == 1
+    finally:
+        source.close()
     assert "(0 new, 0 updated, 0 unchanged)" in _sync(repo.path, db)
-    assert nothing_to_sync(db, GitSource(repo.path, GitSyncOptions())) == quick_db.resolve()
+    assert _check(db, repo, GitSyncOptions()) == quick_db.resolve()
 
 
 def test_an_older_schema_is_left_to_the_store(tmp_path: Path) -> None:
@@ -163,7 +171,15 @@ def test_an_older_schema_is_left_to_the_store(tmp_path: Path) -> None:
     quick_db, _store_db = _pair(tmp_path, repo)
     with sqlite3.connect(quick_db) as connection:
         connection.execute("UPDATE alembic_version SET version_num = '0006_report_cache'")
-    assert nothing_to_sync(str(quick_db), GitSource(repo.path, GitSyncOptions())) is None
+    assert _check(str(quick_db), repo, GitSyncOptions()) is None
+
+
+def _check(db: str, repo: GitRepoBuilder, options: GitSyncOptions) -> Path | None:
+    clone = GitClone(repo.path, options)
+    try:
+        return nothing_to_sync(db, clone)
+    finally:
+        clone.close()  # a git log the check started for the sync that would follow
 
 
 def _saved_state(db: Path) -> dict[str, object]:
@@ -191,3 +207,40 @@ def test_where_a_sync_starts_is_found_without_the_record_models(tmp_path: Path) 
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False [5, 2, 1]"
+
+
+def test_git_log_started_by_the_check_is_used_or_dropped(tmp_path: Path) -> None:
+    """Declining, the check starts git log of the new commits while the store loads; a
+    sync resuming from another state (another process synced meanwhile) drops it."""
+    repo = _history(tmp_path / "repo")
+    quick_db, store_db = _pair(tmp_path, repo)
+    repo.squash_pr(6, "Add tests", {"tests/test_core.py": "def test():\n    assert True\n"})
+    used = GitClone(repo.path, GitSyncOptions())
+    assert nothing_to_sync(str(quick_db), used) is None
+    source = GitSource.taking_over(used)
+    started = source._log  # the new commits only, already running
+    assert started is not None
+    assert started.revision_range == f"{_saved_state(quick_db)['tip']}..{source.tip}"
+    try:
+        with Store.open(f"sqlite:///{quick_db}") as store:
+            stats = sync_source(store, source)
+    finally:
+        source.close()
+    assert (stats.inserted, stats.updated) == (1, 0)
+    assert started._process.returncode == 0  # read to its end, not stopped
+    _sync(repo.path, f"sqlite:///{store_db}")
+    assert _tables(quick_db) == _tables(store_db)
+
+    repo.squash_pr(7, "Add more tests", {"tests/test_more.py": "def test():\n    assert 1\n"})
+    dropped = GitClone(repo.path, GitSyncOptions())
+    assert nothing_to_sync(str(quick_db), dropped) is None
+    _sync(repo.path, str(quick_db))  # another process syncs first
+    source = GitSource.taking_over(dropped)
+    try:
+        with Store.open(f"sqlite:///{quick_db}") as store:
+            stats = sync_source(store, source)
+    finally:
+        source.close()
+    assert (stats.inserted, stats.updated, stats.total) == (0, 0, 0)
+    _sync(repo.path, f"sqlite:///{store_db}")
+    assert _tables(quick_db) == _tables(store_db)

@@ -128,25 +128,31 @@ class GitClone:
         store's word) says the resume state handed back is the one already saved. Only a
         complete sync is judged (``--since``/``--limit`` are partial).
 
-        Runs no ``git log``; on False nothing is left changed, so the sync goes on as usual.
+        On False the sync goes on as usual, nothing left changed but this: ``git log`` of
+        the commits new since ``state`` is started, so git works while the store loads (the
+        sync uses it only if it resumes from the same state, see `start_log`).
         """
         if not self.complete or not state:
             return False
         self.previous_state = dict(state)
-        if self._log_range() is None and next(self._open_refs(), None) is None and kept(self.sync_state()):
+        revision_range = self._log_range()
+        if revision_range is None and next(self._open_refs(), None) is None and kept(self.sync_state()):
             return True
         self.previous_state, self.incremental, self._ref_heads = {}, False, {}
         self.counters.open_refs = 0
+        if revision_range is not None:
+            self.start_log(revision_range)
         return False
 
-    def start_log(self) -> None:
-        """Start ``git log`` over the whole history now, while the caller still prepares.
+    def start_log(self, revision_range: str | None = None) -> None:
+        """Start ``git log`` now, while the caller still prepares: over the whole history,
+        or ``revision_range``.
 
         For a sync known to read everything (a new database, ``--full``): git then works
         while the database is created. Used only if the range turns out to be the same.
         """
         if self._log is None:
-            self._log = LogStream(self.repo, self.tip, self._log_extra())
+            self._log = LogStream(self.repo, revision_range or self.tip, self._log_extra())
         if self._subjects is None:
             self._subjects = list_subjects(self.repo, self.tip)
 
