@@ -45,29 +45,43 @@ def sync_git(
     ends in "(#N)" and merge commits "Merge pull request #N from ...", plus open PRs from
     refs/pull/N/head when the clone fetched them. Re-running reads only new commits.
     """
-    from prdigest.sources.git import GitSource, GitSyncOptions
+    # Where the sync starts, and whether anything is new, without the record models: git
+    # starts (or the answer comes) before they load.
+    from prdigest.sources.git.clone import GitClone, GitSyncOptions
 
     since_at = parse_date(since)
     options = GitSyncOptions(
         repository=repository, branch=branch, since=since_at, limit=limit, with_contents=with_contents
     )
-    source = GitSource(path, options)
+    source = GitClone(path, options)
     try:
         if full or _new_database_file(db):
             source.start_log()  # nothing to resume from: git works while the database is created
-        # Imported once git runs: loading the store (SQLAlchemy, ~0.2 s) overlaps git's work.
-        from prdigest.pipeline.sync import sync_source
+            unchanged = None
+        else:
+            from prdigest.pipeline.quick import nothing_to_sync
 
-        new_file = _new_sqlite_path(db)
-        creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
-        with creating as store, _progress() as advance:
-            stats = sync_source(store, source, fresh=full, on_record=advance)
-            where = _redacted(store.url)
+            unchanged = nothing_to_sync(db, source)  # the common repeated sync: sqlite3 alone
+        if unchanged is None:
+            # Imported once git runs: the models and the store (SQLAlchemy) load while git works.
+            from prdigest.pipeline.sync import sync_source
+            from prdigest.sources.git.source import GitSource
+
+            source = GitSource.taking_over(source)
+            new_file = _new_sqlite_path(db)
+            creating = creating_store(db) if new_file is None else creating_new_sqlite(new_file)
+            with creating as store, _progress() as advance:
+                stats = sync_source(store, source, fresh=full, on_record=advance)
+                counts = (stats.total, stats.inserted, stats.updated, stats.unchanged)
+                where = _redacted(store.url)
+        else:
+            counts, where = (0, 0, 0, 0), str(unchanged)
     finally:
         source.close()
+    total, inserted, updated, kept = counts
     click.echo(
-        f"synced {plural(stats.total, 'pull request')} from {path} into {where} "
-        f"({stats.inserted} new, {stats.updated} updated, {stats.unchanged} unchanged)"
+        f"synced {plural(total, 'pull request')} from {path} into {where} "
+        f"({inserted} new, {updated} updated, {kept} unchanged)"
     )
     if source.counters.collisions:
         click.echo(_collision_summary(source.counters.collisions))

@@ -1,6 +1,7 @@
-"""Answers of the start-up-bound commands without SQLAlchemy (and, but for `quick_report`,
-without pydantic or the analyzers): ``prdigest analyze`` when nothing is new, ``prdigest
-report`` of a cached report, and of a PR whose facts and narrative are stored.
+"""Answers of the start-up-bound commands without SQLAlchemy (and, but for `quick_report`
+and the sync's git source, without pydantic or the analyzers): ``prdigest analyze`` and ``prdigest sync git`` when
+nothing is new, ``prdigest report`` of a cached report, and of a PR whose facts and
+narrative are stored.
 
 Each returns None when it cannot answer for sure, and the command then takes its normal
 path, which would have come to the same answer (tests/pipeline/test_quick.py compares them).
@@ -9,17 +10,19 @@ path, which would have come to the same answer (tests/pipeline/test_quick.py com
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from prdigest.analyzers.versions import facts_key
 from prdigest.store import quick
 
 if TYPE_CHECKING:
     from prdigest.models.narrative import Length, Narrative
+    from prdigest.sources.git.clone import GitClone
 
 Choice = tuple[str, str, str]  # (lang, length, format)
 
@@ -40,6 +43,31 @@ def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
         if not quick.search_current(connection, repository):
             return None
         return len(keys)
+
+
+def nothing_to_sync(db: str | None, source: GitClone) -> Path | None:
+    """The SQLite file ``prdigest sync git`` (without --full) would write nothing to: it is
+    at this prdigest's schema, holds the source's saved resume state, the source finds no
+    record new since that state and would save it unchanged, and every search row of the
+    repository is current (the sync's re-indexing would change nothing). Else None."""
+    path = quick.sqlite_path(db)
+    if path is None or not quick.writable(path):  # a read-only file: the sync says what is wrong
+        return None
+    repository = source.repository
+    with quick.reading(path) as connection:
+        if connection is None:
+            return None
+        saved = quick.saved_sync_state(connection, repository, source.name)
+        if saved is None or not quick.search_current(connection, repository):
+            return None
+        state = json.loads(saved)
+        if not isinstance(state, dict):
+            return None
+
+        def kept(resume: dict[str, Any]) -> bool:
+            return quick.encode_sync_state(resume) == saved
+
+        return path if source.nothing_new(state, kept) else None
 
 
 def code_fingerprint() -> str:

@@ -8,15 +8,16 @@ source is one class with these members, and it never imports the store.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from prdigest.models.pullrequest import PullRequest
+if TYPE_CHECKING:  # the models (pydantic) are loaded by what builds records, not by the names
+    from prdigest.models.pullrequest import PullRequest
 
 # What a source saved after its last complete run (JSON-able; {} when there is none).
 SyncState = dict[str, Any]
 # The stored record of (repository, number), or None: lets a source skip re-fetching a PR
 # whose stored record is already current without knowing where records are kept.
-StoredLookup = Callable[[str, int], PullRequest | None]
+StoredLookup = Callable[[str, int], "PullRequest | None"]
 
 
 def nothing_stored(_repository: str, _number: int) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from prdigest.errors import ConfigError, NotFound
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import sqlite_head
-from prdigest.store.quick import BUSY_TIMEOUT_S, search_stamp
+from prdigest.store.quick import BUSY_TIMEOUT_S, encode_sync_state, search_stamp
 from prdigest.store.record_batches import (
     Batch,
     OnRecord,
@@ -337,7 +337,7 @@ class NewSqliteFile:
         return {} if row is None else dict(json.loads(row[0]))
 
     def set_sync_state(self, repository: str, source: str, state: dict[str, Any]) -> None:
-        encoded = json.dumps(state, sort_keys=True)
+        encoded = encode_sync_state(state)
         connection = self._connection
         with _transaction(connection):
             repo_id = self._repository_id(repository)

@@ -12,6 +12,7 @@ same errors) in full. The writes are those of a first report: its offline narrat
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -114,6 +115,23 @@ def analysis_keys(connection: sqlite3.Connection, repository: str | None) -> lis
     )
     rows = connection.execute(sql + " WHERE r.full_name = ?", (repository,)) if repository else connection.execute(sql)
     return [(str(row[0]), None if row[1] is None else str(row[1])) for row in rows]
+
+
+def saved_sync_state(connection: sqlite3.Connection, repository: str, source: str) -> str | None:
+    """The resume state saved for ``repository`` and ``source`` as stored (JSON text), or
+    None: what `prdigest.store.Store.get_sync_state` reads."""
+    row = connection.execute(
+        "SELECT s.state FROM sync_states s JOIN repositories r ON r.id = s.repository_id "
+        "WHERE r.full_name = ? AND s.source = ?",
+        (repository, source),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def encode_sync_state(state: Mapping[str, Any]) -> str:
+    """A resume state as every writer stores it: `Store.set_sync_state` writes nothing when
+    the stored text equals this."""
+    return json.dumps(state, sort_keys=True)
 
 
 def search_stamp(record_hash: str, facts_key: str | None, count: int | None, last_id: int | None) -> str:

@@ -32,7 +32,7 @@ from prdigest.store.database import (
 )
 from prdigest.store.failures import DATABASE_ERRORS, as_store_error
 from prdigest.store.file_texts import TextDigests, load_records, save_texts
-from prdigest.store.quick import writable
+from prdigest.store.quick import encode_sync_state, writable
 from prdigest.store.record_batches import UpsertStats, by_repository, plan_batch, to_naive_utc, write_in_batches
 from prdigest.store.schema import pull_requests, repositories, sync_states
 from prdigest.store.upsert import insert_rows
@@ -326,7 +326,7 @@ class Store:
         return {} if row is None else dict(json.loads(row[0]))
 
     def set_sync_state(self, repository: str, source: str, state: dict[str, Any]) -> None:
-        encoded = json.dumps(state, sort_keys=True)
+        encoded = encode_sync_state(state)
         with self._write() as connection:
             repo_id = self.repository_id(connection, repository)
             current = connection.execute(

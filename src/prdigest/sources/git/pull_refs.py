@@ -10,11 +10,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
 from prdigest.sources.git.log_stream import DIFF_FLAGS, LOG_FORMAT, RawCommit, split_records
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import run_git
+
+if TYPE_CHECKING:  # listing refs needs no models (pydantic): only reading one does
+    from prdigest.sources.git.diff_files import ParsedPatch
 
 _PULL_REF = re.compile(r"^refs/(?:remotes/[^/]+/)?pull/(?P<number>[1-9][0-9]{0,9})/head$")
 # git's well-known empty tree: the base of a ref that shares no history with the branch.
@@ -68,6 +71,8 @@ def merged_pr_numbers(repo: Path, tip: str) -> set[int]:
 
 def read_pull_ref(repo: Path, tip: str, ref: PullRef) -> PullRefContent:
     """The ref's diff against its merge-base with the branch (``tip...ref``), and its commits."""
+    from prdigest.sources.git.diff_files import parse_patch
+
     log = run_git(repo, ["log", LOG_FORMAT, "--reverse", "--no-color", "--encoding=UTF-8", f"{tip}..{ref.sha}", "--"])
     commits = list(split_records(_single(log)))
     if commits and commits[0].parents:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +18,13 @@ from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullR
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
-from prdigest.sources.git.collisions import CollisionPlan, list_subjects, plan_collisions
+from prdigest.sources.git.clone import GitClone, GitSyncOptions
+from prdigest.sources.git.collisions import CollisionPlan, plan_collisions
 from prdigest.sources.git.contents import ContentTicket, PipelinedContents, fill_contents
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
 from prdigest.sources.git.log_stream import LogStream, RawCommit
-from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers, read_pull_ref
+from prdigest.sources.git.pull_refs import PullRef, read_pull_ref
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
-from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
-from prdigest.sources.git.runner import PendingGitText, check_repository, try_git_text
-from prdigest.sources.git.shallow import shallow_boundary
 from prdigest.sources.git.trailers import co_authors
 from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
 
@@ -35,10 +32,6 @@ from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
 # of them is finished. Small: it only has to cover git's latency, and it bounds memory.
 _WINDOW_COMMITS = 16
 _WINDOW_BLOBS = 256
-
-# Bump when the records this source builds change shape: a stored sync state from another
-# format forces a full re-read instead of an incremental one.
-STATE_FORMAT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,97 +43,25 @@ class _PendingPR:
     ticket: ContentTicket | None
 
 
-@dataclass(frozen=True, slots=True)
-class GitSyncOptions:
-    repository: str | None = None  # OWNER/NAME; default: from the origin remote
-    branch: str | None = None  # default: origin/HEAD, else HEAD
-    since: datetime | None = None  # only PRs merged (or, when open, updated) since
-    limit: int | None = None  # only the N newest PRs
-    with_contents: bool = True  # read before/after texts of changed source files
-
-
-@dataclass(slots=True)
-class GitSyncCounters:
-    commits_read: int = 0
-    pr_commits: int = 0
-    open_refs: int = 0
-    blobs_read: int = 0
-    invalid_utf8_files: int = 0
-    # Numbers carried by several first-parent commits, by how each was resolved.
-    collisions: dict[str, list[int]] = field(default_factory=dict)
-
-
-class GitSource:
+class GitSource(GitClone):
     """``for pr in GitSource(path, options).pull_requests(state, stored): ...`` (a `Source`)."""
 
-    name = "git"
-    commit_each = False  # records come fast: written in batches while git works
-
     def __init__(self, path: Path, options: GitSyncOptions) -> None:
-        self.path = path
-        self.options = options
-        self.repo = check_repository(path)
-        self.repository = repository_name(self.repo, options.repository)
-        self.branch = default_branch(self.repo, options.branch)
-        tip = resolve_commit(self.repo, self.branch)
-        assert tip is not None  # default_branch only returns refs that resolve
-        self.tip = tip
-        self.base_ref = _short_branch(self.repo, self.branch)
-        self.counters = GitSyncCounters()
-        self.incremental = False
-        self.previous_state: SyncState = {}  # from the last complete sync
+        super().__init__(path, options)
+        self._start_records()
+
+    @classmethod
+    def taking_over(cls, clone: GitClone) -> GitSource:
+        """The source of a clone already prepared (git asked, its ``git log`` perhaps
+        started): it takes the clone over, which then holds nothing to close."""
+        source = cls.__new__(cls)
+        source.adopt(clone)
+        source._start_records()
+        return source
+
+    def _start_records(self) -> None:
         self._seen: set[int] = set()
-        self._ref_heads: dict[str, str] = {}  # open refs: number -> head SHA, for the next sync
-        self._log: LogStream | None = None  # started early by start_log
-        self._subjects: PendingGitText | None = None  # the collisions' listing, likewise
-        # A shallow clone's cut-off commits (None: a full clone), and the PRs marked for them.
-        self.shallow = shallow_boundary(self.repo)
-        self.incomplete_numbers: list[int] = []
         self._collisions = CollisionPlan()
-
-    # --- state --------------------------------------------------------------------------
-
-    @property
-    def complete(self) -> bool:
-        """Whether this sync reads the whole history (so its tip can seed the next one)."""
-        return self.options.limit is None and self.options.since is None
-
-    def resume_state(self) -> SyncState | None:
-        """The state to resume from next time: only a sync that read everything has one."""
-        return self.sync_state() if self.complete else None
-
-    def sync_state(self) -> SyncState:
-        state: SyncState = {
-            "branch": self.branch,
-            "contents": self.options.with_contents,
-            "format": STATE_FORMAT,
-            "refs": dict(sorted(self._ref_heads.items(), key=lambda item: int(item[0]))),
-            "tip": self.tip,
-        }
-        if self.shallow is not None:
-            # Remembered so that a later sync of the deepened clone reads everything again
-            # (the PR at the old boundary is then complete); full clones keep their old state.
-            state["shallow"] = sorted(self.shallow)
-        return state
-
-    def _same_setup(self) -> bool:
-        previous = self.previous_state
-        current = self.sync_state()
-        keys = ("branch", "contents", "format", "shallow")
-        return all(previous.get(key) == current.get(key) for key in keys)
-
-    def _log_range(self) -> str | None:
-        """The revisions to read: all, only those newer than the last complete sync, or none."""
-        last_tip = self.previous_state.get("tip")
-        if not self._same_setup() or not isinstance(last_tip, str):
-            return self.tip
-        if last_tip == self.tip:
-            self.incremental = True
-            return None
-        if try_git_text(self.repo, ["merge-base", "--is-ancestor", last_tip, self.tip]) is not None:
-            self.incremental = True
-            return f"{last_tip}..{self.tip}"
-        return self.tip  # history was rewritten: read it all again
 
     # --- records ------------------------------------------------------------------------
 
@@ -185,30 +106,6 @@ class GitSource:
             f"no pull requests{since} found on {self.branch} of {self.path} (looked for {looked}); "
             "check the branch (--branch) or widen --since/--limit"
         )
-
-    def start_log(self) -> None:
-        """Start ``git log`` over the whole history now, while the caller still prepares.
-
-        For a sync known to read everything (a new database, ``--full``): git then works
-        while the database is created. Used only if the range turns out to be the same.
-        """
-        if self._log is None:
-            self._log = LogStream(self.repo, self.tip, self._log_extra())
-        if self._subjects is None:
-            self._subjects = list_subjects(self.repo, self.tip)
-
-    def close(self) -> None:
-        """Stop a ``git log`` started by ``start_log`` and never read."""
-        log, self._log = self._log, None
-        if log is not None:
-            log.close()
-        subjects, self._subjects = self._subjects, None
-        if subjects is not None:
-            subjects.close()
-
-    def _log_extra(self) -> list[str]:
-        since = self.options.since
-        return [f"--since={since.isoformat()}"] if since is not None else []
 
     def _merged_prs(self, reader: CatFile) -> Generator[PullRequest, None, None]:
         started, self._log = self._log, None
@@ -335,25 +232,6 @@ class GitSource:
             self.incomplete_numbers.append(number)
         return reasons
 
-    def _open_refs(self) -> Iterator[PullRef]:
-        refs = list_pull_refs(self.repo)
-        if not refs:
-            return
-        merged = merged_pr_numbers(self.repo, self.tip)
-        since = self.options.since
-        known = self.previous_state.get("refs") if self._same_setup() else None
-        known_heads: dict[str, str] = known if isinstance(known, dict) else {}
-        for ref in refs:
-            if ref.number in merged:
-                continue
-            self._ref_heads[str(ref.number)] = ref.sha
-            if known_heads.get(str(ref.number)) == ref.sha:
-                self.counters.open_refs += 1
-                continue  # stored by an earlier sync and unchanged since
-            if since is not None and ref.committed_at < since:
-                continue
-            yield ref
-
     def _open_pr(self, reader: CatFile, ref: PullRef) -> PullRequest:
         self.counters.open_refs += 1
         content = read_pull_ref(self.repo, self.tip, ref)
@@ -432,10 +310,3 @@ def _head_branch(branch: str | None) -> str | None:
     if branch is None:
         return None
     return branch.split("/", 1)[1] if "/" in branch else branch
-
-
-def _short_branch(repo: Path, ref: str) -> str | None:
-    name = try_git_text(repo, ["rev-parse", "--abbrev-ref", ref])
-    if not name or name == "HEAD":
-        return None
-    return name.removeprefix("origin/")
