@@ -5,9 +5,19 @@ from __future__ import annotations
 import os
 import signal
 
+from collections.abc import Iterator
+
 import pytest
 
 from prdigest.pipeline.worker_pool import start_holding_ctrl_c
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_raises() -> Iterator[None]:
+    """Python's own Ctrl-C handler, as in a command (pytest-xdist workers ignore SIGINT)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 class _InterruptedWhileStarting:
