@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.pr_text import without_comments
@@ -50,7 +51,9 @@ class FileSignals:
     new_module: bool = False
 
 
-def _mention_patterns(path: str) -> list[re.Pattern[str]]:
+# Kept by path: a file is asked about in PR after PR, more paths than `re` keeps compiled.
+@lru_cache(maxsize=4096)
+def _mention_patterns(path: str) -> tuple[re.Pattern[str], ...]:
     pure = PurePosixPath(path)
     needles = [path]
     if len(pure.name) >= MIN_STEM - 1:
@@ -58,7 +61,7 @@ def _mention_patterns(path: str) -> list[re.Pattern[str]]:
     stem = pure.stem
     if len(stem) >= MIN_STEM and stem.lower() not in _GENERIC_STEMS:
         needles.append(stem)
-    return [re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE) for n in dict.fromkeys(needles)]
+    return tuple(re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE) for n in dict.fromkeys(needles))
 
 
 def mentioned_in(path: str, text: str) -> bool:
