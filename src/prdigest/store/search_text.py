@@ -40,17 +40,26 @@ class SearchDocument:
     report: str
 
 
-def build_document(pr: PullRequest, facts: Facts | None, narratives: Sequence[Narrative]) -> SearchDocument:
-    """The searchable text of one PR (segmented, cleaned)."""
+def facts_report(facts: Facts) -> tuple[str, ...]:
+    """What a PR's facts put in its search document's report (before its narratives')."""
+    report = [f"{t.tag} {t.label_zh} {t.label_en}" for t in facts.risks.tags]
+    report += [r.detail for r in facts.verdict.reasons]
+    report += [f.path for f in facts.files.files if f.is_key]
+    report += [s.name for s in facts.symbols.symbols]
+    return tuple(report)
+
+
+def build_document(
+    pr: PullRequest, facts: Facts | Sequence[str] | None, narratives: Sequence[Narrative]
+) -> SearchDocument:
+    """The searchable text of one PR (segmented, cleaned). ``facts``: its facts, or their
+    `facts_report` when the caller has it (the analysis does: the facts are not parsed again)."""
     comments: list[str] = [c.body for c in pr.comments]
     comments += [r.body for r in pr.reviews if r.body]
     comments += [c.body for thread in pr.review_threads for c in thread.comments]
     report: list[str] = []
     if facts is not None:
-        report += [f"{t.tag} {t.label_zh} {t.label_en}" for t in facts.risks.tags]
-        report += [r.detail for r in facts.verdict.reasons]
-        report += [f.path for f in facts.files.files if f.is_key]
-        report += [s.name for s in facts.symbols.symbols]
+        report += facts if isinstance(facts, Sequence) else facts_report(facts)
     for narrative in narratives:
         report += [narrative.feed_title, narrative.one_line, narrative.recommendation, narrative.motivation]
         report += [narrative.feed_paragraph, *narrative.risks]
