@@ -149,3 +149,13 @@ def test_changes_are_indexed_with_the_write_and_deletions_by_reindex(any_store: 
     any_store.delete_repository(REPO)
     reindex(any_store)
     assert numbers(any_store, "CUDA") == []
+
+
+def test_segmentation_spaces_each_cjk_character_of_a_run() -> None:
+    import re
+
+    from prdigest.store.search_text import CJK
+
+    one_at_a_time = re.compile(f"([{CJK}])")
+    for value in ["修复abc", "中文字，한국어 カタカナ\n末", "", "plain", "a中b文c", "\\1 中"]:
+        assert segment(value) == one_at_a_time.sub(r" \1 ", value)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.pr_text import without_comments
@@ -50,7 +51,10 @@ class FileSignals:
     new_module: bool = False
 
 
-def _mention_patterns(path: str) -> list[re.Pattern[str]]:
+# Kept by path: a file is asked about in PR after PR, more paths than `re` keeps compiled.
+@lru_cache(maxsize=4096)
+def _mention_patterns(path: str) -> tuple[tuple[str | None, re.Pattern[str]], ...]:
+    """Per needle: its lower case when it is ASCII (else None), and its pattern."""
     pure = PurePosixPath(path)
     needles = [path]
     if len(pure.name) >= MIN_STEM - 1:
@@ -58,24 +62,46 @@ def _mention_patterns(path: str) -> list[re.Pattern[str]]:
     stem = pure.stem
     if len(stem) >= MIN_STEM and stem.lower() not in _GENERIC_STEMS:
         needles.append(stem)
-    return [re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE) for n in dict.fromkeys(needles)]
+    return tuple(
+        (n.lower() if n.isascii() else None, re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE))
+        for n in dict.fromkeys(needles)
+    )
 
 
-def mentioned_in(path: str, text: str) -> bool:
-    """Whether `text` names the file: its path, its file name or a distinctive stem."""
-    return any(p.search(text) for p in _mention_patterns(path))
+def mentioned_in(path: str, text: str, folded: str | None = None) -> bool:
+    """Whether `text` names the file: its path, its file name or a distinctive stem.
+
+    ``folded``: `fold` of the text (then an ASCII needle it does not hold is not searched for)."""
+    for needle, pattern in _mention_patterns(path):
+        if folded is not None and needle is not None and needle not in folded:
+            continue
+        if pattern.search(text):
+            return True
+    return False
+
+
+def fold(text: str) -> str | None:
+    """``text.lower()``, or None when the text holds a character that `re.IGNORECASE` matches
+    with an ASCII letter but ``lower()`` does not turn into it (İ, ı, ſ, the Kelvin sign).
+    Otherwise a text character matching an ASCII needle's character ignoring case is its upper
+    or lower case, so every match of the needle is in the lowered text as the lowered needle."""
+    return None if any(c in text for c in _FOLDS_APART) else text.lower()
+
+
+_FOLDS_APART = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 def file_signals(pr: PullRequest) -> dict[str, FileSignals]:
     """Signals for every changed file of `pr`."""
     text = f"{pr.title}\n{without_comments(pr.body)}"
+    folded = fold(text)
     threads: dict[str, int] = {}
     for thread in pr.review_threads:
         if any(not c.author_is_bot for c in thread.comments):
             threads[thread.path] = threads.get(thread.path, 0) + 1
     return {
         change.path: FileSignals(
-            mentioned=mentioned_in(change.path, text),
+            mentioned=mentioned_in(change.path, text, folded),
             threads=threads.get(change.path, 0),
             new_module=change.status == FileStatus.ADDED,
         )

@@ -15,6 +15,7 @@ from prdigest.store import search_store
 from prdigest.store.file_texts import load_records
 from prdigest.store.links import Link
 from prdigest.store.schema import dependency_changes, fact_labels, facts, pr_links, pull_requests, repositories
+from prdigest.store.search_text import facts_report
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
@@ -81,6 +82,7 @@ class FactsRow:
     links: tuple[tuple[str, int, str, str, str, str], ...]  # repository, number, kind, relation, where, evidence
     # the dependency ledger rows: package, path, before, after, kinds, scope, condition, replaced_by
     dependencies: tuple[tuple[str, str, str | None, str | None, str, str, str | None, str | None], ...] = ()
+    report: tuple[str, ...] | None = None  # `search_text.facts_report`: the search row, without parsing ``body``
 
 
 def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
@@ -109,6 +111,7 @@ def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
             )
             for c in result.dependencies.changes
         ),
+        report=facts_report(result),
     )
 
 
@@ -172,7 +175,8 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         ]
         if links:
             connection.execute(insert(pr_links), links)
-        search_store.index_in_transaction(store, connection, ids)
+        reports = {pr_id: row.report for pr_id, row in latest.items() if row.report is not None}
+        search_store.index_in_transaction(store, connection, ids, reports=reports)
         connection.execute(delete(dependency_changes).where(dependency_changes.c.pull_request_id.in_(ids)))
         ledger = [
             {

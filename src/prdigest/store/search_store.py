@@ -226,13 +226,15 @@ def index_in_transaction(
     connection: Connection,
     pull_request_ids: Sequence[int],
     written: Mapping[int, tuple[PullRequest, str]] | None = None,
+    reports: Mapping[int, Sequence[str]] | None = None,
 ) -> None:
     """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
     what they index are committed together (a process killed after the commit leaves no PR
     out of search, or indexed without its facts).
 
     ``written``: by row id, the record just written and its ``record_hash``, when the caller
-    has them (then neither is read back)."""
+    has them (then neither is read back); ``reports``: by row id, the `facts_report` of facts
+    just written (then they are not parsed again)."""
     known = written or {}
     records = {pr_id: record for pr_id, (record, _hash) in known.items()}
     for start in range(0, len(pull_request_ids), _BATCH):
@@ -247,7 +249,7 @@ def index_in_transaction(
             if r[5] != stamp:
                 stale.append((int(r[0]), stamp))
         if stale:
-            _write_rows(store, connection, stale, records)
+            _write_rows(store, connection, stale, records, reports)
 
 
 def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
@@ -257,7 +259,11 @@ def _write_batch(store: Store, batch: list[tuple[int, str]]) -> None:
 
 
 def _write_rows(
-    store: Store, connection: Connection, batch: list[tuple[int, str]], known: Mapping[int, PullRequest] | None = None
+    store: Store,
+    connection: Connection,
+    batch: list[tuple[int, str]],
+    known: Mapping[int, PullRequest] | None = None,
+    reports: Mapping[int, Sequence[str]] | None = None,
 ) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
     loaded = _load_batch(connection, ids, known or {})
@@ -266,9 +272,10 @@ def _write_rows(
         if pr_id not in loaded:
             continue
         record, facts_body, narrative_bodies = loaded[pr_id]
+        report = None if reports is None else reports.get(pr_id)
         document = build_document(
             record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
-            None if facts_body is None else parse_facts(facts_body),
+            report if report is not None or facts_body is None else parse_facts(facts_body),
             parse_narratives(narrative_bodies),
         )
         values.append(

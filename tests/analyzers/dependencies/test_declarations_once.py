@@ -41,3 +41,28 @@ def test_a_file_read_long_ago_is_read_again_the_same() -> None:
 
 def test_no_dependency_source_has_no_declarations() -> None:
     assert declarations(_requirements("a = 1", "a = 2", path="pkg/module.py")) is None
+
+
+def test_a_file_text_seen_in_an_earlier_pr_is_not_read_again() -> None:
+    earlier = _requirements("numpy>=1.20", "numpy>=1.22")
+    later = _requirements("numpy>=1.22", "numpy>=1.24")  # its old side is the earlier new side
+    first, second = declarations(earlier), declarations(later)
+    assert first is not None
+    assert second is not None
+    assert second.before is first.after
+    assert [e.requirement.text for e in second.before.entries] == ["numpy>=1.22"]
+    other_path = _requirements("numpy>=1.22", "numpy>=1.26", path="requirements-dev.txt")
+    third = declarations(other_path)
+    assert third is not None
+    assert third.before is not first.after  # another file: read on its own
+    assert third.before == first.after
+
+
+def test_a_patch_side_is_read_each_time() -> None:
+    change = _requirements("click>=7", "click>=8").model_copy(update={"content_before": None})
+    again = change.model_copy()
+    first, second = declarations(change), declarations(again)
+    assert first is not None
+    assert second is not None
+    assert first.after == second.after
+    assert first.after is not second.after

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cached_property
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -59,22 +60,49 @@ def _series(version: Version) -> tuple[int, ...]:
     return version.release[:2] if version.major == 0 else version.release[:1]
 
 
-def mentioned_versions(texts: Iterable[str], names: Iterable[str], series: set[tuple[int, ...]]) -> set[Version]:
+class VersionMentions:
+    """The sentences of a PR's texts that hold a version token, each with its versions: read
+    once per PR, on first ask (every dependency change of the PR asks; most PRs have none)."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._texts = texts
+
+    @cached_property
+    def sentences(self) -> list[tuple[str, tuple[Version, ...]]]:
+        found: list[tuple[str, tuple[Version, ...]]] = []
+        for text in self._texts:
+            # A token never spans a sentence break (whitespace), and what borders a sentence
+            # is whitespace in the text: a text without a token has no sentence with one.
+            if _VERSION_TOKEN.search(text) is None:
+                continue
+            for sentence in _SENTENCE_BREAK.split(text):
+                versions = tuple(
+                    version
+                    for match in _VERSION_TOKEN.finditer(sentence)
+                    if (version := _parse_version(match.group(1))) is not None
+                )
+                if versions:
+                    found.append((sentence, versions))
+        return found
+
+
+def mentioned_versions(
+    texts: Iterable[str] | VersionMentions, names: Iterable[str], series: set[tuple[int, ...]]
+) -> set[Version]:
     """Versions written near one of ``names``, or anywhere when in one of the ``series``."""
+    mentions = texts if isinstance(texts, VersionMentions) else VersionMentions(texts)
     pattern = _names_pattern(names)
     found: set[Version] = set()
-    for text in texts:
-        for sentence in _SENTENCE_BREAK.split(text):
-            near = pattern is not None and pattern.search(sentence) is not None
-            for match in _VERSION_TOKEN.finditer(sentence):
-                version = _parse_version(match.group(1))
-                if version is not None and (near or _series(version) in series):
-                    found.add(version)
+    for sentence, versions in mentions.sentences:
+        near = pattern is not None and pattern.search(sentence) is not None
+        for version in versions:
+            if near or _series(version) in series:
+                found.add(version)
     return found
 
 
 def versions_considered(
-    texts: list[str],
+    texts: Iterable[str] | VersionMentions,
     names: Iterable[str],
     specifiers: Iterable[SpecifierSet],
     known: Iterable[str] = (),

@@ -8,7 +8,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from prdigest.analyzers.context import AnalysisContext
-from prdigest.analyzers.dependencies.admission import admission_delta, pr_texts, versions_considered
+from prdigest.analyzers.dependencies.admission import (
+    VersionMentions,
+    admission_delta,
+    pr_texts,
+    versions_considered,
+)
 from prdigest.analyzers.dependencies.change_kinds import change_kinds
 from prdigest.analyzers.dependencies.conflicts import variant_conflicts
 from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
@@ -68,7 +73,7 @@ def _read_by_manifests(pr: PullRequest) -> dict[str, DependencyScope]:
 def _change(
     declared: FileDeclarations,
     pair: Pair,
-    texts: list[str],
+    texts: VersionMentions,
     known: dict[str, list[str]],
     read_by: dict[str, DependencyScope],
 ) -> DependencyChange | None:
@@ -145,7 +150,7 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
     known: dict[str, list[str]] = {
         str(canonicalize_name(name)): versions for name, versions in ctx.known_versions.items()
     }
-    texts = pr_texts(pr)
+    texts = VersionMentions(pr_texts(pr))
     all_declarations = [d for change in pr.files if (d := declarations(change)) is not None]
     read_by = _read_by_manifests(pr)
     changes: list[DependencyChange] = []

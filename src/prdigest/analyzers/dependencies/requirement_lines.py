@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
@@ -60,6 +61,9 @@ def strip_comment(line: str) -> str:
     return _COMMENT.sub("", line).strip()
 
 
+# Kept by text, like functools caches: one file's lines come back in PR after PR, and both
+# results are frozen (no caller changes a `Requirement`; equal texts give equal results).
+@lru_cache(maxsize=4096)
 def parse_requirement_text(text: str) -> ParsedRequirement | Unparsable:
     """Parse one requirement string (no comment, no options)."""
     cleaned = text.strip()

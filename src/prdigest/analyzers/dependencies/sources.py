@@ -376,12 +376,36 @@ def _declarations(change: FileChange, kind: SourceKind) -> FileDeclarations:
     return FileDeclarations(
         path=change.path,
         source_kind=kind,
-        before=_side(kind, change.path, before_lines, before_content),
-        after=_side(kind, change.path, after_lines, after_content),
+        before=_SIDES.get(kind, change.path, before_lines, before_content),
+        after=_SIDES.get(kind, change.path, after_lines, after_content),
         added_lines=view.added() if change.patch else after_lines,
         seen_lines=before_lines if change.status == FileStatus.REMOVED else after_lines,
     )
 
 
+class _RecentSides:
+    """A file's declared side by its whole text (a file's text comes back in PR after PR: the
+    old side of one is the new side of another), least recently used out. Sides read from a
+    patch's lines are not kept. Shared like `declarations`: no caller changes one."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._sides: OrderedDict[tuple[SourceKind, str, str], DeclaredSide] = OrderedDict()
+
+    def get(self, kind: SourceKind, path: str, lines: list[str], content: str | None) -> DeclaredSide:
+        if content is None:
+            return _side(kind, path, lines, content)
+        key = (kind, path, content)
+        found = self._sides.get(key)
+        if found is not None:
+            self._sides.move_to_end(key)
+            return found
+        found = self._sides[key] = _side(kind, path, lines, content)
+        while len(self._sides) > self.size:
+            self._sides.popitem(last=False)
+        return found
+
+
 # Per process, like functools caches (a PR's dependency files are read by three analyzers in turn).
 _RECENT = _RecentDeclarations(size=16)
+_SIDES = _RecentSides(size=256)

@@ -32,13 +32,14 @@ import tree_sitter
 
 from prdigest.analyzers.symbols.extract import Definition, definitions_from_tree, encode_source, line_span
 from prdigest.analyzers.symbols.languages import parse
-from prdigest.analyzers.symbols.py_pieces import member_cuts, top_level_cuts
+from prdigest.analyzers.symbols.py_pieces import CUTS, RecentCuts, TextCuts
 
 # A piece still with errors after this many joins: the whole file is parsed.
 _MAX_JOINS = 6
 # A class piece of fewer lines is parsed whole (parts cost more than they save there).
 _CLASS_PARTS_FROM = 40
-_WRAPPER = "if 1:\n"
+# Texts whose cuts a reader of its own keeps (the shared reader's are `py_pieces.CUTS`).
+_RECENT_TEXTS = 8
 # A part of a class: its definitions (lines of the part's text) and the line its statement
 # (the class, or the wrapper) ends at; None: it does not read alone.
 _Part = tuple[tuple[Definition, ...], int] | None
@@ -47,11 +48,13 @@ _T = TypeVar("_T")
 
 class PieceDefinitions:
     """Definitions of pieces by digest of their text (None: the piece has errors), and of
-    whole texts by theirs, least recently used out."""
+    whole texts by theirs, least recently used out. ``cuts``: the recent texts' cuts, shared
+    with the `ast` reader (`py_pieces`; its own when not given)."""
 
-    def __init__(self, max_pieces: int, max_files: int = 256) -> None:
+    def __init__(self, max_pieces: int, max_files: int = 256, cuts: RecentCuts | None = None) -> None:
         self.max_pieces = max_pieces
         self.max_files = max_files
+        self._cuts = cuts if cuts is not None else RecentCuts(_RECENT_TEXTS)
         self._pieces: OrderedDict[bytes, tuple[Definition, ...] | None] = OrderedDict()
         self._parts: OrderedDict[bytes, _Part] = OrderedDict()
         # Whole texts: the old side of a file is often the same text in many PRs (one base).
@@ -67,26 +70,24 @@ class PieceDefinitions:
         the whole file's tree; None: read the whole file instead."""
         if "\r" in text or "\0" in text:
             return None
-        key = hashlib.blake2b(
-            text.encode("utf-8", "surrogatepass"), digest_size=16, person=grammar_key.encode()[:16]
-        ).digest()
+        cuts = self._cuts.of(text)
+        key = _grammar_digest(cuts.key, grammar_key)
         if key in self._files:
             self._files.move_to_end(key)
             known = self._files[key]
         else:
-            found = self._read(text, grammar_key)
+            found = self._read(cuts, grammar_key)
             known = _keep(self._files, key, None if found is None else tuple(found), self.max_files)
         return None if known is None else list(known)
 
-    def _read(self, text: str, grammar_key: str) -> list[Definition] | None:
+    def _read(self, text: TextCuts, grammar_key: str) -> list[Definition] | None:
         """`definitions` of a text not kept whole: from its pieces."""
-        lines = text.split("\n")
-        cuts = [*top_level_cuts(lines), len(lines)]
+        cuts = text.cuts
         found: list[Definition] = []
         at = 0
         while at < len(cuts) - 1:
             for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
-                piece = self._piece(lines, cuts[at], cuts[end], grammar_key)
+                piece = self._piece(text, cuts[at], cuts[end], grammar_key)
                 if piece is not None:
                     found.extend(_shifted(piece, cuts[at], len(found)))
                     at = end
@@ -95,23 +96,21 @@ class PieceDefinitions:
                 return None
         return found
 
-    def _piece(self, lines: list[str], start: int, end: int, grammar_key: str) -> tuple[Definition, ...] | None:
-        source = encode_source("\n".join(lines[start:end]) + ("\n" if end < len(lines) else ""))
-        key = hashlib.blake2b(source, digest_size=16, person=grammar_key.encode()[:16]).digest()
+    def _piece(self, cuts: TextCuts, start: int, end: int, grammar_key: str) -> tuple[Definition, ...] | None:
+        text, digest = cuts.piece(start, end)
+        key = _grammar_digest(digest, grammar_key)
         if key in self._pieces:
             self._pieces.move_to_end(key)
             return self._pieces[key]
         piece: tuple[Definition, ...] | None = None
-        if end - start >= _CLASS_PARTS_FROM and lines[start].startswith("class "):
-            piece = self._class_in_parts(lines, start, end, grammar_key)
+        if end - start >= _CLASS_PARTS_FROM and cuts.lines[start].startswith("class "):
+            piece = self._class_in_parts(cuts, start, end, grammar_key)
         if piece is None:
-            tree = parse(grammar_key, source)
+            tree = parse(grammar_key, encode_source(text))
             piece = None if tree.root_node.has_error else tuple(definitions_from_tree(tree, grammar_key))
         return _keep(self._pieces, key, piece, self.max_pieces)
 
-    def _class_in_parts(
-        self, lines: list[str], start: int, end: int, grammar_key: str
-    ) -> tuple[Definition, ...] | None:
+    def _class_in_parts(self, text: TextCuts, start: int, end: int, grammar_key: str) -> tuple[Definition, ...] | None:
         """A piece that is one long class, from its head and runs of members, each part kept by
         its own digest; None: parse it whole.
 
@@ -122,14 +121,14 @@ class PieceDefinitions:
         innermost enclosing definition is then the class: the wrapper's top-level functions are
         the class's methods, every name is qualified by the class's, and the class ends where
         its last part ends."""
-        cuts = [*member_cuts(lines, start, end), end]
+        cuts = text.member_cuts(start, end)
         found: list[Definition] = []
         class_end = 0
         at = 0
         while at < len(cuts) - 1:
             # The head reaches at least to the second cut: a class needs a body to parse.
             for stop in range(at + (2 if at == 0 else 1), min(at + 1 + _MAX_JOINS, len(cuts))):
-                part = self._part(lines, cuts[at], cuts[stop], grammar_key, head=at == 0)
+                part = self._part(text, cuts[at], cuts[stop], grammar_key, head=at == 0)
                 if part is not None:
                     shift = cuts[at] - start - (0 if at == 0 else 1)  # the wrapper's line is not the piece's
                     found.extend(_member_definitions(part[0], shift, found[0].name, len(found)) if found else part[0])
@@ -142,15 +141,20 @@ class PieceDefinitions:
         found[0] = Definition(head.name, head.kind, head.start_line, class_end, head.parent)
         return tuple(found)
 
-    def _part(self, lines: list[str], start: int, end: int, grammar_key: str, head: bool) -> _Part:
-        source = encode_source(
-            ("" if head else _WRAPPER) + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
-        )
-        key = hashlib.blake2b(source, digest_size=16, person=grammar_key.encode()[:16]).digest()
+    def _part(self, cuts: TextCuts, start: int, end: int, grammar_key: str, head: bool) -> _Part:
+        text, digest = cuts.piece(start, end) if head else cuts.members(start, end)
+        key = _grammar_digest(digest, grammar_key)
         if key in self._parts:
             self._parts.move_to_end(key)
             return self._parts[key]
-        return _keep(self._parts, key, _read_part(parse(grammar_key, source), grammar_key, head), self.max_pieces)
+        tree = parse(grammar_key, encode_source(text))
+        return _keep(self._parts, key, _read_part(tree, grammar_key, head), self.max_pieces)
+
+
+def _grammar_digest(digest: bytes, grammar_key: str) -> bytes:
+    """A key for what ``grammar_key`` reads from the text of ``digest`` (which names the text
+    exactly, so its encoding for the parser too)."""
+    return hashlib.blake2b(digest, digest_size=16, person=grammar_key.encode()[:16]).digest()
 
 
 def _read_part(tree: tree_sitter.Tree, grammar_key: str, head: bool) -> _Part:
@@ -213,4 +217,4 @@ def _shifted(piece: tuple[Definition, ...], first: int, before: int) -> list[Def
 
 
 # Per process, like functools caches: definitions depend on nothing but the text.
-PYTHON_DEFINITIONS = PieceDefinitions(max_pieces=8192)
+PYTHON_DEFINITIONS = PieceDefinitions(max_pieces=8192, cuts=CUTS)

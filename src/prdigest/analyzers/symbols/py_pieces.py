@@ -190,11 +190,85 @@ def top_level_cuts(lines: list[str]) -> list[int]:
     return cuts
 
 
+class TextCuts:
+    """One text's digest, its lines, where its pieces start, and the texts of its pieces and
+    class parts with their digests, each made on first ask. The `ast` reader here and the
+    tree-sitter reader (`py_definitions`) both read a new text piece by piece, cut at the
+    same lines: cutting and digesting once serves both."""
+
+    __slots__ = ("_cuts", "_lines", "_members", "_texts", "key", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.key = _digest(text)
+        self._lines: list[str] | None = None
+        self._cuts: list[int] | None = None
+        self._texts: dict[tuple[int, int, str], tuple[str, bytes]] = {}
+        self._members: dict[tuple[int, int], list[int]] = {}
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
+
+    @property
+    def cuts(self) -> list[int]:
+        """`top_level_cuts`, then the number of lines (where the last piece ends)."""
+        if self._cuts is None:
+            self._cuts = [*top_level_cuts(self.lines), len(self.lines)]
+        return self._cuts
+
+    def member_cuts(self, start: int, end: int) -> list[int]:
+        """`member_cuts` of the class on lines ``start``..``end``, then ``end``."""
+        found = self._members.get((start, end))
+        if found is None:
+            found = self._members[(start, end)] = [*member_cuts(self.lines, start, end), end]
+        return found
+
+    def piece(self, start: int, end: int) -> tuple[str, bytes]:
+        """The text of lines ``start``..``end`` (a piece, or a class's head) and its digest."""
+        return self._joined(start, end, "")
+
+    def members(self, start: int, end: int) -> tuple[str, bytes]:
+        """A run of a class's members, inside the wrapper that keeps their columns, and its digest."""
+        return self._joined(start, end, _WRAPPER)
+
+    def _joined(self, start: int, end: int, prefix: str) -> tuple[str, bytes]:
+        found = self._texts.get((start, end, prefix))
+        if found is None:
+            lines = self.lines
+            text = prefix + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
+            found = self._texts[(start, end, prefix)] = (text, _digest(text))
+        return found
+
+
+class RecentCuts:
+    """The `TextCuts` of the last few text objects, found again by identity (one PR's texts are
+    asked for definitions, outline, shape and quiet lines in turn, by different analyzers)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._by_id: OrderedDict[int, TextCuts] = OrderedDict()
+
+    def of(self, text: str) -> TextCuts:
+        found = self._by_id.get(id(text))
+        if found is not None and found.text is text:
+            self._by_id.move_to_end(id(text))
+            return found
+        found = TextCuts(text)  # the text kept alive with it: its id stays its own
+        self._by_id[id(text)] = found
+        while len(self._by_id) > self.size:
+            self._by_id.popitem(last=False)
+        return found
+
+
 class PieceCache:
     """Pieces by digest of their text, and whole outlines and shapes by digest of the file's
-    text, least recently used out."""
+    text, least recently used out. ``cuts``: the recent texts' cuts, shared with the
+    tree-sitter reader (its own when not given)."""
 
-    def __init__(self, max_pieces: int, max_files: int) -> None:
+    def __init__(self, max_pieces: int, max_files: int, cuts: RecentCuts | None = None) -> None:
         self.max_pieces = max_pieces
         self.max_files = max_files
         self._pieces: OrderedDict[bytes, _Piece] = OrderedDict()
@@ -203,21 +277,14 @@ class PieceCache:
         # The pieces of the last few files: one PR asks a file's outline, shape and quiet lines
         # in turn; this spares cutting and digesting it again (few: they hold pieces alive).
         self._recent: OrderedDict[bytes, list[tuple[int, _Piece]] | None] = OrderedDict()
-        self._keys: OrderedDict[int, tuple[str, bytes]] = OrderedDict()
+        self._cuts = cuts if cuts is not None else RecentCuts(_RECENT_TEXTS)
         # Each text's pieces by their digests (None: parsed whole), to find them again uncut.
         self._layouts: OrderedDict[bytes, tuple[tuple[int, bytes], ...] | None] = OrderedDict()
 
     def _key(self, text: str) -> bytes:
         """The text's digest, once per text object of the last few (one PR asks a file's
         outline, shape and quiet lines in turn)."""
-        entry = self._keys.get(id(text))
-        if entry is not None and entry[0] is text:
-            return entry[1]
-        key = _digest(text)
-        self._keys[id(text)] = (text, key)  # the text kept alive with it: its id stays its own
-        while len(self._keys) > _RECENT_FILES:
-            self._keys.popitem(last=False)
-        return key
+        return self._cuts.of(text).key
 
     def outline(self, text: str) -> Outline | None:
         """The outline of the file's contents (None: they do not parse)."""
@@ -304,21 +371,20 @@ class PieceCache:
                 pieces.append((first, piece))
             else:
                 return pieces
-        cut = self._cut(text)
+        cut = self._cut(self._cuts.of(text))
         _keep(self._layouts, key, None if cut is None else tuple((first, k) for first, k, _p in cut), self.max_files)
         return None if cut is None else [(first, piece) for first, _key, piece in cut]
 
-    def _cut(self, text: str) -> list[tuple[int, bytes, _Piece]] | None:
+    def _cut(self, text: TextCuts) -> list[tuple[int, bytes, _Piece]] | None:
         """(first line, digest, piece) of each piece; None: parse the whole file."""
-        if "\r" in text or "\0" in text or "barry_as_FLUFL" in text:
+        if "\r" in text.text or "\0" in text.text or "barry_as_FLUFL" in text.text:
             return None
-        lines = text.split("\n")
-        cuts = [*top_level_cuts(lines), len(lines)]
+        cuts = text.cuts
         found: list[tuple[int, bytes, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
             for end in range(at + 1, min(at + 1 + _MAX_JOINS, len(cuts))):
-                key, piece = self._piece(lines, cuts[at], cuts[end])
+                key, piece = self._piece(text, cuts[at], cuts[end])
                 if piece is not None:
                     found.append((cuts[at], key, piece))
                     at = end
@@ -327,24 +393,22 @@ class PieceCache:
                 return None
         return found
 
-    def _piece(self, lines: list[str], start: int, end: int) -> tuple[bytes, _Piece | None]:
-        text = "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
-        key = _digest(text)
+    def _piece(self, cuts: TextCuts, start: int, end: int) -> tuple[bytes, _Piece | None]:
+        text, key = cuts.piece(start, end)
         piece = self._pieces.get(key)
         if piece is None:
             read = None
-            if end - start >= _CLASS_PARTS_FROM and lines[start].startswith("class "):
-                read = self._class_in_parts(lines, start, end)
+            if end - start >= _CLASS_PARTS_FROM and cuts.lines[start].startswith("class "):
+                read = self._class_in_parts(cuts, start, end)
             piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
         return key, piece if piece.parses else None
 
-    def _part(self, lines: list[str], start: int, end: int, head: bool) -> _Piece | None:
+    def _part(self, cuts: TextCuts, start: int, end: int, head: bool) -> _Piece | None:
         """A class's head (from its ``class`` line) or a run of its members, read alone (members
         inside an ``if 1:``, which keeps their columns); None when it does not parse so."""
-        text = ("" if head else _WRAPPER) + "\n".join(lines[start:end]) + ("\n" if end < len(lines) else "")
-        key = _digest(text)
+        text, key = cuts.piece(start, end) if head else cuts.members(start, end)
         part = self._pieces.get(key)
         if part is None:
             part = _keep(self._pieces, key, _read_part(text, head), self.max_pieces)
@@ -352,7 +416,7 @@ class PieceCache:
             self._pieces.move_to_end(key)
         return part if part.parses else None
 
-    def _class_in_parts(self, lines: list[str], start: int, end: int) -> _Piece | None:
+    def _class_in_parts(self, text: TextCuts, start: int, end: int) -> _Piece | None:
         """A piece that is one long class, read as its head and runs of members cut before
         their ``def``/``class``/decorator lines at four spaces, each part kept by its own
         digest: an edit of one method re-reads that method only. None: read it whole.
@@ -361,13 +425,13 @@ class PieceCache:
         body is at four spaces, and each run parses alone inside the ``if``, which holds all of
         it; so each ends outside any string or bracket and the next part's first line opens a
         statement at four spaces, a member of the class (as at the top, `PieceCache._parts`)."""
-        cuts = [*member_cuts(lines, start, end), end]
+        cuts = text.member_cuts(start, end)
         parts: list[tuple[int, _Piece]] = []
         at = 0
         while at < len(cuts) - 1:
             # The head reaches at least to the second cut: a class needs a body to parse.
             for stop in range(at + (2 if at == 0 else 1), min(at + 1 + _MAX_JOINS, len(cuts))):
-                part = self._part(lines, cuts[at], cuts[stop], head=at == 0)
+                part = self._part(text, cuts[at], cuts[stop], head=at == 0)
                 if part is not None:
                     parts.append((cuts[at] - start, part))
                     at = stop
@@ -389,6 +453,8 @@ def _read_piece(text: str) -> _Piece:
 
 
 _RECENT_FILES = 8
+# Texts whose cuts are kept: all of a PR's Python texts, asked by several analyzers in turn.
+_RECENT_TEXTS = 32
 # A class piece of fewer lines is read whole (parts cost more than they save there).
 _CLASS_PARTS_FROM = 40
 _WRAPPER = "if 1:\n"
@@ -601,4 +667,6 @@ def _digest(text: str) -> bytes:
 
 
 # Per process, like functools caches: what is read depends on nothing but the text.
-PYTHON = PieceCache(max_pieces=4096, max_files=512)
+# The recent texts' cuts, shared by the `ast` reader and the tree-sitter one (`py_definitions`).
+CUTS = RecentCuts(_RECENT_TEXTS)
+PYTHON = PieceCache(max_pieces=4096, max_files=512, cuts=CUTS)
