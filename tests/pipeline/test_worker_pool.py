@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import signal
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -26,7 +26,9 @@ class _InterruptedWhileStarting:
         self.started = False
 
     def start(self) -> None:
-        os.kill(os.getpid(), signal.SIGINT)
+        # To the main thread, as a terminal's Ctrl-C reaches a command that runs no other
+        # thread while it starts workers (pytest-xdist's workers do run others).
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         self.started = True
 
 
