@@ -3,7 +3,11 @@ deterministic extractive one."""
 
 from __future__ import annotations
 
+import ast
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -19,3 +23,22 @@ def run_ok(runner: CliRunner, *args: str) -> str:
     result = runner.invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def run_in_fresh_process(args: list[str], home: Path, modules: tuple[str, ...]) -> tuple[str, dict[str, bool]]:
+    """The CLI run as ``prdigest ARGS`` in a new interpreter (with ``home`` as HOME and no
+    PRDIGEST_DB): its output, and which of ``modules`` it loaded. It must exit 0."""
+    script = (
+        "import sys\n"
+        "from prdigest.cli.main import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        f"print(repr([m in sys.modules for m in {modules!r}]))\n"
+    )
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("PRDIGEST_DB", None)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    *output, loaded = done.stdout.splitlines()
+    return "\n".join(output) + "\n", dict(zip(modules, ast.literal_eval(loaded), strict=True))

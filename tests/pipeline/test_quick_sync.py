@@ -5,7 +5,6 @@ whenever anything could be written it steps aside and the store does the work.""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -13,6 +12,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from tests.helpers.cli import run_in_fresh_process
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.cli.main import cli
@@ -41,21 +41,8 @@ def _sync(clone: Path, db: str) -> str:
 
 def _sync_in_process(clone: Path, db: str, home: Path) -> tuple[str, bool, bool]:
     """The CLI's output, and whether it loaded SQLAlchemy and pydantic (a fresh interpreter)."""
-    script = (
-        "import sys\n"
-        "from prdigest.cli.main import main\n"
-        "try:\n"
-        f"    main(['sync', 'git', {str(clone)!r}, '--db', {db!r}])\n"
-        "except SystemExit as exc:\n"
-        "    assert not exc.code, exc.code\n"
-        "print('sqlalchemy' in sys.modules, 'pydantic' in sys.modules)\n"
-    )
-    env = {**os.environ, "HOME": str(home)}
-    env.pop("PRDIGEST_DB", None)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
-    *output, loaded = done.stdout.splitlines()
-    sqlalchemy, pydantic = loaded.split()
-    return "\n".join(output) + "\n", sqlalchemy == "True", pydantic == "True"
+    output, loaded = run_in_fresh_process(["sync", "git", str(clone), "--db", db], home, ("sqlalchemy", "pydantic"))
+    return output, loaded["sqlalchemy"], loaded["pydantic"]
 
 
 def _files(db: Path) -> dict[str, bytes]:

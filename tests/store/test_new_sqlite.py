@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from tests.helpers.cli import run_in_fresh_process
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.cli.main import cli
@@ -114,16 +112,6 @@ def test_a_failed_first_sync_leaves_no_file(tmp_path: Path) -> None:
 
 def test_a_first_sync_into_a_new_file_does_not_load_sqlalchemy(tmp_path: Path) -> None:
     repo = _history(tmp_path / "repo")
-    script = (
-        "import sys\n"
-        "from prdigest.cli.main import main\n"
-        "try:\n"
-        f"    main(['sync', 'git', {str(repo.path)!r}, '--db', {str(tmp_path / 'n.db')!r}])\n"
-        "except SystemExit as exc:\n"
-        "    assert not exc.code, exc.code\n"
-        "print('sqlalchemy' in sys.modules)\n"
-    )
-    env = {**os.environ, "HOME": str(tmp_path)}
-    env.pop("PRDIGEST_DB", None)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
-    assert done.stdout.strip().splitlines()[-1] == "False"
+    args = ["sync", "git", str(repo.path), "--db", str(tmp_path / "n.db")]
+    _output, loaded = run_in_fresh_process(args, tmp_path, ("sqlalchemy",))
+    assert loaded == {"sqlalchemy": False}

@@ -6,8 +6,9 @@ SQLite-only reads of the start-up-bound commands, can be imported without SQLAlc
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from prdigest.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from prdigest.store.database import make_engine, resolve_database_url
@@ -27,8 +28,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'prdigest.store' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

@@ -6,8 +6,9 @@ starts, whether anything is new) can then be imported without the record models 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from prdigest.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from prdigest.sources.git.cat_file import read_file_contents
@@ -24,8 +25,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'prdigest.sources.git' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)
