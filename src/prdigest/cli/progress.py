@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,5 +52,15 @@ def progress(description: str, total: int | None = None) -> Iterator[Progress]:
     if bar._bar is None:
         yield bar
         return
-    with bar._bar:
+    # rich redraws from a thread of its own. Started with SIGINT blocked, that thread never
+    # takes a Ctrl-C: it reaches the main thread, which may be holding it (see
+    # `prdigest.pipeline.worker_pool.start_holding_ctrl_c`) and turns it into KeyboardInterrupt.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        bar._bar.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    try:
         yield bar
+    finally:
+        bar._bar.stop()

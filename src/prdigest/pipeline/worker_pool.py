@@ -110,7 +110,8 @@ def start_holding_ctrl_c(workers: Sequence[Any]) -> None:
     A Ctrl-C that reaches the parent meanwhile is held, not lost: SIGINT is blocked as well as
     ignored (Linux keeps a blocked signal pending even while it is ignored) and delivered to
     the restored handler when the workers have started, so the run still stops (exit 130).
-    The mask is this thread's: the commands start workers before any other thread of theirs."""
+    The mask is this thread's: the progress bar's thread is started with SIGINT blocked
+    (`prdigest.cli.progress`), so a Ctrl-C comes to this one."""
     import signal
 
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
