@@ -15,7 +15,7 @@ from prdigest.store import Store
 from prdigest.words import CATALOG
 
 REPO = "example-org/pool"
-CRASH, PLAIN, COMMENT, DROP = 1, 2, 3, 4
+CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS = 1, 2, 3, 4, 5, 6
 GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
 PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
 CACHED = (
@@ -33,6 +33,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
             "README.md": "# pool\n",
             "src/pool/core.py": "def connect(host):\n    return host\n",
             "src/pool/cache.py": CACHED,
+            "tools/check.py": "def check(pool):\n    assert pool.size > 0\n    return True\n",
         },
         "Initial",
     )
@@ -43,6 +44,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     )
     uncached = "class Pool:\n    def get(self, key):\n        return key\n"
     repo.squash_pr(DROP, "Drop the key cache", {"src/pool/cache.py": uncached})
+    repo.squash_pr(RETIRE, "Retire the check tool", {"tools/check.py": None, "setup.cfg": "[metadata]\nname = pool\n"})
+    settings = {f"conf/{name}.toml": f"[{name}]\nlevel = 1\n" for name in ("a", "b", "c", "d", "e")}
+    repo.squash_pr(SETTINGS, "Split the settings", settings)
     repo.set_origin(f"https://github.com/{REPO}.git")
     opened = Store.open(f"sqlite:///{root / 'pool.db'}")
     sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
@@ -79,3 +83,14 @@ def test_the_titles_verb_names_only_the_symbols_that_bear_it_out(store: Store) -
     en = _one_line(store, DROP, "en")
     assert en.startswith("Removes `Pool.cache` in ")
     assert "Pool.get" not in en.split(":")[0]
+
+
+def test_what_a_deleted_file_held_is_not_told_as_an_edit(store: Store) -> None:
+    en = _one_line(store, RETIRE, "en")
+    assert "assertion" not in en, en
+    assert "pool.size" not in _one_line(store, RETIRE, "zh")
+
+
+def test_more_files_counts_the_rest_in_english_and_all_in_chinese(store: Store) -> None:
+    assert _one_line(store, SETTINGS, "en").endswith("`conf/a.toml`, `conf/b.toml` and 3 more files")
+    assert _one_line(store, SETTINGS, "zh").endswith("`conf/a.toml`、`conf/b.toml` 等 5 个文件")

@@ -14,7 +14,7 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
 #     reader's language, brief without code, code edits in words, each fact once
 # v9: one-liners from the facts in every language
-EXTRACTIVE_VERSION = "extractive-v12"  # v12: a declaration moved out of a deleted file is a move
+EXTRACTIVE_VERSION = "extractive-v13"  # v13: no one-line edits from deleted files; "and N more files" counts the rest
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

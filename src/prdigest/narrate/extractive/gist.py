@@ -55,7 +55,11 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     if complete:
         return gist
     gist = _with_why(pr, facts, gist, ph)
-    edits = edits_sentence(edits_of(facts, versions=False), ph, limit=MAX_EDITS)
+    # What a deleted file held is gone with it, not edited: "removes the assertion … in
+    # setup.py" would tell a file's deletion as a change of behaviour.
+    deleted = {f.path for f in facts.files.files if f.status == "removed"}
+    kept = [edit for edit in edits_of(facts, versions=False) if edit.path not in deleted]
+    edits = edits_sentence(kept, ph, limit=MAX_EDITS)
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
 
 
@@ -184,7 +188,8 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
 def _files(files: list[FileFact], ph: Phrases) -> str:
     shown = [ph.code(f.path) for f in files[:MAX_FILES]]
     if len(files) > MAX_FILES:
-        return ph.say("gist", "more_files", first=ph.join(shown), count=len(files))
+        # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")
+        return ph.say("gist", "more_files", first=ph.join(shown), count=len(files) - len(shown), total=len(files))
     return ph.join(shown)
 
 
