@@ -15,7 +15,7 @@ from prdigest.store import Store
 from prdigest.words import CATALOG
 
 REPO = "example-org/pool"
-CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS = 1, 2, 3, 4, 5, 6
+CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE = 1, 2, 3, 4, 5, 6, 7
 GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
 PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
 CACHED = (
@@ -47,6 +47,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(RETIRE, "Retire the check tool", {"tools/check.py": None, "setup.cfg": "[metadata]\nname = pool\n"})
     settings = {f"conf/{name}.toml": f"[{name}]\nlevel = 1\n" for name in ("a", "b", "c", "d", "e")}
     repo.squash_pr(SETTINGS, "Split the settings", settings)
+    usage = "# Usage\n\n```python\nr = pool.get(1)\nassert r == 1\n```\n"
+    repo.squash_pr(USAGE, "Show how to get", {"docs/usage.md": usage, "src/pool/core.py": PORTED + "# done\n"})
     repo.set_origin(f"https://github.com/{REPO}.git")
     opened = Store.open(f"sqlite:///{root / 'pool.db'}")
     sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
@@ -94,3 +96,8 @@ def test_what_a_deleted_file_held_is_not_told_as_an_edit(store: Store) -> None:
 def test_more_files_counts_the_rest_in_english_and_all_in_chinese(store: Store) -> None:
     assert _one_line(store, SETTINGS, "en").endswith("`conf/a.toml`, `conf/b.toml` and 3 more files")
     assert _one_line(store, SETTINGS, "zh").endswith("`conf/a.toml`、`conf/b.toml` 等 5 个文件")
+
+
+def test_code_in_documentation_is_not_told_as_an_edit(store: Store) -> None:
+    assert "assert" not in _one_line(store, USAGE, "en")
+    assert "assert" not in _one_line(store, USAGE, "zh")

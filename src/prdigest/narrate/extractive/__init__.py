@@ -14,7 +14,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v8: what the source could not see is said; dependency scopes, replacements, ledger; one-liner in the
 #     reader's language, brief without code, code edits in words, each fact once
 # v9: one-liners from the facts in every language
-EXTRACTIVE_VERSION = "extractive-v13"  # v13: no one-line edits from deleted files; "and N more files" counts the rest
+# v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
+EXTRACTIVE_VERSION = "extractive-v14"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

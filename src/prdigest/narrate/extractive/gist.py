@@ -33,6 +33,7 @@ _ACTIONS = (
 _ACTION_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _ACTIONS]
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
+_NOT_BEHAVIOUR = frozenset({"docs", "example"})
 MAX_SYMBOLS = 2
 MAX_EDITS = 2  # a one-liner names the two most telling code edits
 MAX_REFS = 2
@@ -56,9 +57,10 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
         return gist
     gist = _with_why(pr, facts, gist, ph)
     # What a deleted file held is gone with it, not edited: "removes the assertion … in
-    # setup.py" would tell a file's deletion as a change of behaviour.
-    deleted = {f.path for f in facts.files.files if f.status == "removed"}
-    kept = [edit for edit in edits_of(facts, versions=False) if edit.path not in deleted]
+    # setup.py" would tell a file's deletion as a change of behaviour. Code in documentation
+    # and examples shows usage; its assertions are not what the PR does either.
+    left_out = {f.path for f in facts.files.files if f.status == "removed" or f.category in _NOT_BEHAVIOUR}
+    kept = [edit for edit in edits_of(facts, versions=False) if edit.path not in left_out]
     edits = edits_sentence(kept, ph, limit=MAX_EDITS)
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
 
