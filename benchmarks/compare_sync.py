@@ -34,8 +34,14 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from prdigest.models.pullrequest import PullRequest
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,23 +111,8 @@ def compare(first: Path, second: Path, ignored: set[str], *, records: bool = Fal
     for table in sorted(set(tables_a) & set(tables_b)):
         if table in ("file_texts", "pr_search_data", "pr_search_idx") and "pull_requests.texts" in ignored:
             continue  # compared as records, and as search_terms
-        digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
-        count = 0
-        first_difference: str | None = None
-        rows_b = table_rows(b, table, ignored)
-        for row_a in table_rows(a, table, ignored):
-            row_b = next(rows_b, None)
-            digest_a.update(repr(row_a).encode())
-            digest_b.update(repr(row_b).encode())
-            count += 1
-            if row_a != row_b and first_difference is None:
-                first_difference = f"row {count}: A {_short(row_a)} / B {_short(row_b)}"
-        extra = sum(1 for _ in rows_b)
-        if extra and first_difference is None:
-            first_difference = f"B has {extra} more rows"
-        verdict = "identical" if first_difference is None else f"DIFFERS ({first_difference})"
-        print(f"{table:24s} {count:6d} rows  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
-        same = same and first_difference is None
+        rows_a, rows_b = table_rows(a, table, ignored), table_rows(b, table, ignored)
+        same = _compare_stream(table, "rows", "rows", rows_a, rows_b, _row_text, _row_difference) and same
     return same
 
 
@@ -152,29 +143,65 @@ def compare_records(first: Path, second: Path) -> bool:
     """Every record as this checkout's ``Store.iter_prs`` reads it from each file, as JSON."""
     from prdigest.store import Store
 
-    digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
-    count = 0
-    first_difference: str | None = None
     with (
         Store.open(f"sqlite:///{first}", create=False) as store_a,
         Store.open(f"sqlite:///{second}", create=False) as store_b,
     ):
-        records_b = store_b.iter_prs()
-        for record_a in store_a.iter_prs():
-            record_b = next(records_b, None)
-            json_a = record_a.model_dump_json()
-            json_b = record_b.model_dump_json() if record_b is not None else ""
-            digest_a.update(json_a.encode())
-            digest_b.update(json_b.encode())
-            count += 1
-            if json_a != json_b and first_difference is None:
-                first_difference = f"record {count}: #{record_a.number}"
-        extra = sum(1 for _ in records_b)
+        return _compare_stream(
+            "records (as read)",
+            "recs",
+            "records",
+            store_a.iter_prs(),
+            store_b.iter_prs(),
+            _record_text,
+            _record_difference,
+        )
+
+
+def _compare_stream(
+    label: str,
+    unit: str,
+    noun: str,
+    items_a: Iterator[T],
+    items_b: Iterator[T],
+    text: Callable[[T | None], str],
+    difference: Callable[[int, T, T | None], str],
+) -> bool:
+    """Compare two streams item by item (each item as ``text``), print one line: the count, A's
+    digest and where they first differ; True when they are identical."""
+    digest_a, digest_b = hashlib.sha256(), hashlib.sha256()
+    count = 0
+    first_difference: str | None = None
+    for item_a in items_a:
+        item_b = next(items_b, None)
+        text_a, text_b = text(item_a), text(item_b)
+        digest_a.update(text_a.encode())
+        digest_b.update(text_b.encode())
+        count += 1
+        if text_a != text_b and first_difference is None:
+            first_difference = difference(count, item_a, item_b)
+    extra = sum(1 for _ in items_b)
     if extra and first_difference is None:
-        first_difference = f"B has {extra} more records"
+        first_difference = f"B has {extra} more {noun}"
     verdict = "identical" if first_difference is None else f"DIFFERS ({first_difference})"
-    print(f"{'records (as read)':24s} {count:6d} recs  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
+    print(f"{label:24s} {count:6d} {unit}  sha256 {digest_a.hexdigest()[:16]}  {verdict}")
     return first_difference is None
+
+
+def _row_text(row: tuple[object, ...] | None) -> str:
+    return repr(row)
+
+
+def _row_difference(count: int, row_a: tuple[object, ...], row_b: tuple[object, ...] | None) -> str:
+    return f"row {count}: A {_short(row_a)} / B {_short(row_b)}"
+
+
+def _record_text(record: PullRequest | None) -> str:
+    return record.model_dump_json() if record is not None else ""
+
+
+def _record_difference(count: int, record_a: PullRequest, _record_b: PullRequest | None) -> str:
+    return f"record {count}: #{record_a.number}"
 
 
 def _short(row: tuple[object, ...] | None) -> str:
