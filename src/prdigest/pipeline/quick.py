@@ -14,6 +14,8 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,16 +29,28 @@ if TYPE_CHECKING:
 Choice = tuple[str, str, str]  # (lang, length, format)
 
 
+@contextmanager
+def _database(db: str | None, *, writes: bool = False) -> Iterator[tuple[Path, sqlite3.Connection] | None]:
+    """The SQLite file the command would use and a connection reading it in one snapshot;
+    None when this path cannot answer for it (a URL, no file, another schema, or a file the
+    command could not write when ``writes``): the normal path then does the work."""
+    path = quick.sqlite_path(db)
+    if path is None or (writes and not quick.writable(path)):
+        yield None
+        return
+    with quick.reading(path) as connection:
+        yield None if connection is None else (path, connection)
+
+
 def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
     """The number of PRs (all, or ``repository``'s) when every one has current facts and a
     current search row, so ``prdigest analyze`` (without --all, --rules, --versions or
     --since) would analyze and index nothing; else None."""
-    path = quick.sqlite_path(db)
-    if path is None or not quick.writable(path):  # analyze refuses a read-only file: let it say so
-        return None
-    with quick.reading(path) as connection:
-        if connection is None:
+    # analyze refuses a read-only file: let it say so
+    with _database(db, writes=True) as opened:
+        if opened is None:
             return None
+        _path, connection = opened
         keys = quick.analysis_keys(connection, repository)
         if any(stored != facts_key(record_hash) for record_hash, stored in keys):
             return None
@@ -50,13 +64,12 @@ def nothing_to_sync(db: str | None, source: GitClone) -> Path | None:
     at this prdigest's schema, holds the source's saved resume state, the source finds no
     record new since that state and would save it unchanged, and every search row of the
     repository is current (the sync's re-indexing would change nothing). Else None."""
-    path = quick.sqlite_path(db)
-    if path is None or not quick.writable(path):  # a read-only file: the sync says what is wrong
-        return None
     repository = source.repository
-    with quick.reading(path) as connection:
-        if connection is None:
+    # a read-only file: the sync says what is wrong
+    with _database(db, writes=True) as opened:
+        if opened is None:
             return None
+        path, connection = opened
         saved = quick.saved_sync_state(connection, repository, source.name)
         if saved is None or not quick.search_current(connection, repository):
             return None
@@ -109,12 +122,10 @@ def _list_files(folder: str, prefix: str, lines: list[str]) -> None:
 def cached_report(db: str | None, repository: str, number: int, lang: str, length: str, fmt: str) -> str | None:
     """The report ``prdigest report`` would write (offline narrator, no --refresh), when this
     code rendered it before and nothing was written to the database since; else None."""
-    path = quick.sqlite_path(db)
-    if path is None:
-        return None
-    with quick.reading(path) as connection:
-        if connection is None:
+    with _database(db) as opened:
+        if opened is None:
             return None
+        _path, connection = opened
         return quick.cached_report(connection, repository, number, lang, length, fmt, code_fingerprint())
 
 
@@ -124,12 +135,10 @@ def quick_report(db: str | None, repository: str, number: int, lang: str, length
     facts are current: its offline narrative is read, or made and stored as the normal path
     stores it, and the document is kept in the report cache. None when it cannot answer for
     sure (the normal path then does the work)."""
-    path = quick.sqlite_path(db)
-    if path is None:
-        return None
-    with quick.reading(path) as connection:
-        if connection is None:
+    with _database(db) as opened:
+        if opened is None:
             return None
+        path, connection = opened
         code = code_fingerprint()
         cached = quick.cached_report(connection, repository, number, lang, length, fmt, code)
         if cached is not None:
