@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from typing import TypeVar
 
 import tree_sitter
 
 from prdigest.analyzers.symbols.extract import Definition, definitions_from_tree, encode_source, line_span
 from prdigest.analyzers.symbols.languages import parse
-from prdigest.analyzers.symbols.py_pieces import CUTS, RecentCuts, TextCuts
+from prdigest.analyzers.symbols.py_pieces import CUTS, RecentCuts, TextCuts, keep_recent
 
 # A piece still with errors after this many joins: the whole file is parsed.
 _MAX_JOINS = 6
@@ -43,7 +42,6 @@ _RECENT_TEXTS = 8
 # A part of a class: its definitions (lines of the part's text) and the line its statement
 # (the class, or the wrapper) ends at; None: it does not read alone.
 _Part = tuple[tuple[Definition, ...], int] | None
-_T = TypeVar("_T")
 
 
 class PieceDefinitions:
@@ -77,7 +75,7 @@ class PieceDefinitions:
             known = self._files[key]
         else:
             found = self._read(cuts, grammar_key)
-            known = _keep(self._files, key, None if found is None else tuple(found), self.max_files)
+            known = keep_recent(self._files, key, None if found is None else tuple(found), self.max_files)
         return None if known is None else list(known)
 
     def _read(self, text: TextCuts, grammar_key: str) -> list[Definition] | None:
@@ -108,7 +106,7 @@ class PieceDefinitions:
         if piece is None:
             tree = parse(grammar_key, encode_source(text))
             piece = None if tree.root_node.has_error else tuple(definitions_from_tree(tree, grammar_key))
-        return _keep(self._pieces, key, piece, self.max_pieces)
+        return keep_recent(self._pieces, key, piece, self.max_pieces)
 
     def _class_in_parts(self, text: TextCuts, start: int, end: int, grammar_key: str) -> tuple[Definition, ...] | None:
         """A piece that is one long class, from its head and runs of members, each part kept by
@@ -148,7 +146,7 @@ class PieceDefinitions:
             self._parts.move_to_end(key)
             return self._parts[key]
         tree = parse(grammar_key, encode_source(text))
-        return _keep(self._parts, key, _read_part(tree, grammar_key, head), self.max_pieces)
+        return keep_recent(self._parts, key, _read_part(tree, grammar_key, head), self.max_pieces)
 
 
 def _grammar_digest(digest: bytes, grammar_key: str) -> bytes:
@@ -191,13 +189,6 @@ def _member_definitions(part: tuple[Definition, ...], shift: int, class_name: st
         )
         for d in part
     ]
-
-
-def _keep(entries: OrderedDict[bytes, _T], key: bytes, value: _T, limit: int) -> _T:
-    entries[key] = value
-    while len(entries) > limit:
-        entries.popitem(last=False)
-    return value
 
 
 def _shifted(piece: tuple[Definition, ...], first: int, before: int) -> list[Definition]:

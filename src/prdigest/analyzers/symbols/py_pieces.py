@@ -293,7 +293,7 @@ class PieceCache:
             self._outlines.move_to_end(key)
             return self._outlines[key]
         outline = self._outline(text, key)
-        _keep(self._outlines, key, outline, self.max_files)
+        keep_recent(self._outlines, key, outline, self.max_files)
         return outline
 
     def shape(self, text: str) -> bytes | None:
@@ -303,7 +303,7 @@ class PieceCache:
             self._shapes.move_to_end(key)
             return self._shapes[key]
         shape = self._shape(text, key)
-        _keep(self._shapes, key, shape, self.max_files)
+        keep_recent(self._shapes, key, shape, self.max_files)
         return shape
 
     def quiet_lines(self, text: str) -> frozenset[int] | None:
@@ -352,7 +352,7 @@ class PieceCache:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        return _keep(self._recent, key, self._laid_out(text, key), _RECENT_FILES)
+        return keep_recent(self._recent, key, self._laid_out(text, key), _RECENT_FILES)
 
     def _laid_out(self, text: str, key: bytes) -> list[tuple[int, _Piece]] | None:
         """`_cut`, or the pieces a text cut before was cut into when they are all still kept
@@ -372,7 +372,9 @@ class PieceCache:
             else:
                 return pieces
         cut = self._cut(self._cuts.of(text))
-        _keep(self._layouts, key, None if cut is None else tuple((first, k) for first, k, _p in cut), self.max_files)
+        keep_recent(
+            self._layouts, key, None if cut is None else tuple((first, k) for first, k, _p in cut), self.max_files
+        )
         return None if cut is None else [(first, piece) for first, _key, piece in cut]
 
     def _cut(self, text: TextCuts) -> list[tuple[int, bytes, _Piece]] | None:
@@ -400,7 +402,7 @@ class PieceCache:
             read = None
             if end - start >= _CLASS_PARTS_FROM and cuts.lines[start].startswith("class "):
                 read = self._class_in_parts(cuts, start, end)
-            piece = _keep(self._pieces, key, read or _read_piece(text), self.max_pieces)
+            piece = keep_recent(self._pieces, key, read or _read_piece(text), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
         return key, piece if piece.parses else None
@@ -411,7 +413,7 @@ class PieceCache:
         text, key = cuts.piece(start, end) if head else cuts.members(start, end)
         part = self._pieces.get(key)
         if part is None:
-            part = _keep(self._pieces, key, _read_part(text, head), self.max_pieces)
+            part = keep_recent(self._pieces, key, _read_part(text, head), self.max_pieces)
         else:
             self._pieces.move_to_end(key)
         return part if part.parses else None
@@ -655,7 +657,8 @@ _EMPTY = GroupOutline(functions=(), constants=(), guards=(), checks=())
 _T = TypeVar("_T")
 
 
-def _keep(entries: OrderedDict[bytes, _T], key: bytes, value: _T, limit: int) -> _T:
+def keep_recent(entries: OrderedDict[bytes, _T], key: bytes, value: _T, limit: int) -> _T:
+    """``value``, kept under ``key`` among the ``limit`` most recent (the oldest go first)."""
     entries[key] = value
     while len(entries) > limit:
         entries.popitem(last=False)
