@@ -17,6 +17,7 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.file_rules import RuleSet, rules_for
 from prdigest.analyzers.importance import file_signals
 from prdigest.analyzers.key_files import mark_key_files
+from prdigest.analyzers.message_text import rewords_messages_only
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
@@ -80,6 +81,7 @@ def file_fact(change: FileChange, rules: RuleSet, repository: str) -> FileFact:
         deletions=deletions,
         binary=change.binary,
         generated=found.generated or _looks_generated(change),
+        messages_only=found.category == "source" and rewords_messages_only(change),
     )
 
 

@@ -256,6 +256,10 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     removed_tests = [f.path for f in tests if f.status == "removed"]
     files_known = file_list_state(pr) == "complete"
     source_files = [f.path for f in relevant if f.category == "source" and f.type == "core-logic"]
+    # a file whose change only rewords messages changes what the code says, not what it does
+    behaviour_files = [
+        f.path for f in relevant if f.category == "source" and f.type == "core-logic" and not f.messages_only
+    ]
     source_changed = bool(source_files)
     # A test is owed only by a change in behaviour: not by a revert, a typo fix, a version
     # bump or comment/docstring/whitespace edits (`prdigest.analyzers.behaviour`); and never
@@ -266,7 +270,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         and not test_files
         and not is_revert(pr)
         and not is_typo_fix(pr)
-        and any(file_changes_behaviour(by_path[p]) for p in source_files if p in by_path)
+        and any(file_changes_behaviour(by_path[p]) for p in behaviour_files if p in by_path)
     )
     ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
     jobs: list[str] = []

@@ -53,6 +53,7 @@ class FileFact(_Fact):
     deletions: int = 0
     binary: bool = False
     generated: bool = False
+    messages_only: bool = False  # the change rewords only prose string literals (analyzers/message_text)
     is_key: bool = False
     key_reason: str | None = None  # English, for JSON consumers and logs
     key_reason_code: str | None = None  # the same reason, language-neutral (see prdigest/words, labels [key_reasons])

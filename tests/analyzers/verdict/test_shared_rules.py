@@ -8,16 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.helpers.analyzed import analyzed_history, reason_codes, stored_facts
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.analyzers.behaviour import ChangedLines, changed_lines, file_changes_behaviour
 from prdigest.models.facts import Facts, VerdictLevel
 from prdigest.models.pullrequest import FileChange, FileStatus
-from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
-from prdigest.pipeline.sync import sync_source
-from prdigest.sources.git import GitSource, GitSyncOptions
 from prdigest.store import Store
-from prdigest.store.facts_store import get_facts
 
 REPO = "example-org/rules"
 DOCSTRING, QUERIES, ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR, COMPATIBLE_CAP, MARKER, RELEASE = 1, 2, 3, 4, 5, 6, 7, 8
@@ -91,43 +88,34 @@ def _history(root: Path) -> GitRepoBuilder:
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     root = tmp_path_factory.mktemp("rules")
     repo = _history(root / "repo")
-    opened = Store.open(f"sqlite:///{root / 'rules.db'}")
-    sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
-    assert analyze_selected(opened, AnalyzeRequest()).failed == []
-    return opened
+    return analyzed_history(repo, REPO, root / "rules.db")
 
 
 def _facts(store: Store, number: int) -> Facts:
-    found = get_facts(store, REPO, number)
-    assert found is not None
-    return found
-
-
-def _codes(facts: Facts) -> set[str]:
-    return {r.code for r in facts.verdict.reasons}
+    return stored_facts(store, REPO, number)
 
 
 @pytest.mark.parametrize("number", [ZH_TYPO, PROSE_GRAMMAR, PARSER_GRAMMAR])
 def test_the_verdict_and_the_regression_test_check_agree_on_typo_fixes(store: Store, number: int) -> None:
     facts = _facts(store, number)
-    typo = "typo" in _codes(facts)
+    typo = "typo" in reason_codes(facts)
     # A code change owes a test exactly when it is no typo fix (no test file changed here).
     assert facts.tests_ci.missing_tests is not typo
 
 
 def test_a_parser_grammar_is_no_prose_grammar(store: Store) -> None:
     facts = _facts(store, PARSER_GRAMMAR)
-    assert "typo" not in _codes(facts)
+    assert "typo" not in reason_codes(facts)
     assert facts.tests_ci.missing_tests
-    assert "typo" in _codes(_facts(store, ZH_TYPO))
-    assert "typo" in _codes(_facts(store, PROSE_GRAMMAR))
+    assert "typo" in reason_codes(_facts(store, ZH_TYPO))
+    assert "typo" in reason_codes(_facts(store, PROSE_GRAMMAR))
 
 
 def test_a_reworded_docstring_has_no_code_line_even_where_the_hunk_hides_its_quotes(store: Store) -> None:
     facts = _facts(store, DOCSTRING)
     assert not facts.tests_ci.missing_tests
-    assert "core-change" not in _codes(facts)
-    assert "comment-only" in _codes(facts)
+    assert "core-change" not in reason_codes(facts)
+    assert "comment-only" in reason_codes(facts)
     assert facts.verdict.level is VerdictLevel.SKIP
 
 
@@ -135,13 +123,13 @@ def test_code_holding_triple_quoted_strings_is_code(store: Store) -> None:
     facts = _facts(store, QUERIES)
     core = next(r for r in facts.verdict.reasons if r.code == "core-change")
     assert core.items[0].params["lines"] == "12"
-    assert "comment-only" not in _codes(facts)
+    assert "comment-only" not in reason_codes(facts)
 
 
 def test_a_version_constant_is_neither_code_nor_a_comment(store: Store) -> None:
     facts = _facts(store, RELEASE)
     assert not facts.tests_ci.missing_tests
-    assert _codes(facts) == {"version-only"}
+    assert reason_codes(facts) == {"version-only"}
     assert facts.verdict.level is VerdictLevel.SKIP
 
 

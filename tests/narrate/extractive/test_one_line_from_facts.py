@@ -5,12 +5,10 @@ the author says it fixes); never the title again, never filler. On a real git hi
 from __future__ import annotations
 
 import pytest
+from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
 
-from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
 from prdigest.pipeline.report import report_for
-from prdigest.pipeline.sync import sync_source
-from prdigest.sources.git import GitSource, GitSyncOptions
 from prdigest.store import Store
 from prdigest.words import CATALOG
 
@@ -50,10 +48,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     usage = "# Usage\n\n```python\nr = pool.get(1)\nassert r == 1\n```\n"
     repo.squash_pr(USAGE, "Show how to get", {"docs/usage.md": usage, "src/pool/core.py": PORTED + "# done\n"})
     repo.set_origin(f"https://github.com/{REPO}.git")
-    opened = Store.open(f"sqlite:///{root / 'pool.db'}")
-    sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
-    assert analyze_selected(opened, AnalyzeRequest()).failed == []
-    return opened
+    return analyzed_history(repo, REPO, root / "pool.db")
 
 
 def _one_line(store: Store, number: int, lang: str) -> str:

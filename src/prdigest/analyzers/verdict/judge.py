@@ -17,7 +17,8 @@ Each reason is a concrete fact of this PR, weighed by substance:
                     or excludes versions +1.0 (bumps of a pin are no decision)
     discussion      substantive human threads, 0.5 each up to 1.5
 Negatives: moved code without new behaviour −2.5, docs only −2.0, typo −2.0, bot-authored −2.0,
-tests only −1.0, CI only −1.0, bumps only −1.0, only comments changed −0.5. Without core
+tests only −1.0, CI only −1.0, bumps only −1.0, only message text changed −1.0 (not said
+with a typo title), only comments changed −0.5. Without core
 logic a PR reaches no further than a quick read, and neither does one whose data is
 incomplete (a shallow clone's boundary, a truncated file list).
 
@@ -120,6 +121,8 @@ REASON_TEMPLATES = frozenset(
         "tests-only.files",
         "ci-only.files",
         "comment-only.lines",
+        "messages-only.lines",
+        "messages-only.with-comments",
         "typo.title",
         "bump-only.changes",
         "bot-authored.author",
@@ -437,7 +440,12 @@ def _negatives(
         add("bump-only", "only version bumps, no discussion", -1.0, _ev("bump-only.changes"))
     if pr.author and is_bot(pr.author):
         add("bot-authored", f"opened by {pr.author}", -2.0, _ev("bot-authored.author", author=pr.author))
-    if not substance.behaviour_lines and substance.comment_only_lines:
+    if not substance.behaviour_lines and substance.message_lines and not is_typo_fix(pr):
+        lines = str(substance.message_lines)
+        # comments edited with the messages are said in the same sentence, not in a second "only"
+        template = "messages-only.with-comments" if substance.comment_only_lines else "messages-only.lines"
+        add("messages-only", "only message text changed in source", -1.0, _ev(template, lines=lines))
+    elif not substance.behaviour_lines and substance.comment_only_lines:
         add("comment-only", "only comments or docstrings changed in source", -0.5, _ev("comment-only.lines"))
 
 

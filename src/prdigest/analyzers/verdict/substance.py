@@ -26,6 +26,7 @@ class Substance:
     public_added: tuple[str, ...] = ()  # public names added in core files, not moved ones
     moved: int = 0  # definitions removed in one place and added under the same name in another
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
+    message_lines: int = 0  # changed lines of core files whose change rewords only messages
     version_lines: int = 0  # version constants changed in files whose behaviour did not change
     modules: tuple[str, ...] = ()
     categories: dict[str, int] = field(default_factory=dict)  # changed lines per file category
@@ -43,13 +44,16 @@ def is_core(file: FileFact) -> bool:
 def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substance:
     core = {f.path: f for f in files.files if is_core(f)}
     per_file: Counter[str] = Counter()
-    quiet = versions = 0
+    quiet = versions = messages = 0
     for change in pr.files:
         fact = core.get(change.path)
         if fact is None or not change.patch:
             continue
         counted = changed_lines(change, fact.language)
-        per_file[change.path] += counted.code
+        if fact.messages_only:
+            messages += counted.code  # prose in string literals: what it says, not what it does
+        else:
+            per_file[change.path] += counted.code
         quiet += counted.quiet
         versions += counted.version
     moved_names = _moved_names(symbols)
@@ -81,6 +85,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         public_added=public,
         moved=len(moved_names),
         comment_only_lines=quiet,
+        message_lines=messages,
         version_lines=versions,
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),

@@ -188,8 +188,10 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
 
 
 def _files(files: list[FileFact], ph: Phrases) -> str:
-    shown = [ph.code(f.path) for f in files[:MAX_FILES]]
-    if len(files) > MAX_FILES:
+    # one file past the limit is named: "and 1 more files" says less in more words
+    limit = MAX_FILES + 1 if len(files) == MAX_FILES + 1 else MAX_FILES
+    shown = [ph.code(f.path) for f in files[:limit]]
+    if len(files) > limit:
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")
         return ph.say("gist", "more_files", first=ph.join(shown), count=len(files) - len(shown), total=len(files))
     return ph.join(shown)
@@ -202,6 +204,9 @@ _ACTION_CHANGE = {"add": "added", "remove": "removed"}
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
+    if _only_messages(facts):
+        reworded = [f for f in sources if f.messages_only] or sources
+        return ph.say("gist", "messages", files=_files(reworded, ph))
     if _only_comments(facts):
         return ph.say("gist", "comments", files=_files(sources, ph))
     kind = action(clean_title(pr.title))
@@ -225,6 +230,12 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
     return gist
+
+
+def _only_messages(facts: Facts) -> bool:
+    """Source changed, but its code only in the text of messages (what the verdict measured)."""
+    codes = {r.code for r in facts.verdict.reasons}
+    return "core-change" not in codes and "messages-only" in codes
 
 
 def _only_comments(facts: Facts) -> bool:

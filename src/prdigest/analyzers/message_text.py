@@ -1,0 +1,171 @@
+"""Whether a source file's change rewords only the text of its messages.
+
+A message is a string literal that reads as prose (several words with spaces between them):
+an error text, a log line, a prompt, a help string. When the two sides of a Python file have
+one syntax tree once such literals are blanked (docstrings and version constants aside), the
+change alters what the program says, not what it does: no regression test is owed and no
+line of it is core logic. Literals are blanked only where a program shows text (call
+arguments, raised exceptions, assertion messages); one that is assigned to a name, compared,
+used as a key or an index, or handed to a method that matches or looks it up, is kept:
+changing it may change behaviour. Other languages are not read this way (nothing is claimed
+for them).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import cast
+
+from prdigest.analyzers.symbols.py_pieces import is_docstring, is_version_assignment
+from prdigest.diff import file_diff
+from prdigest.models.pullrequest import FileChange, FileStatus
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_MIN_WORDS = 3  # "connection refused" may be matched on; a sentence is not
+_WORD_TOKEN = re.compile(r"[`'\"(\[]*[^\W\d_][\w'’-]*[`'\")\]]*[.,;:!?…]*", re.UNICODE)
+_QUERY_VERBS = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "ALTER", "DROP", "WITH", "PRAGMA"})
+_BLANK = "<message>"
+_QUOTES = ("'", '"')
+_COMMENT = re.compile(r"^\s*#")
+# Methods whose string arguments are data they match, split or look up, not text shown.
+_DATA_METHODS = frozenset(
+    [
+        "startswith",
+        "endswith",
+        "replace",
+        "split",
+        "rsplit",
+        "partition",
+        "rpartition",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "removeprefix",
+        "removesuffix",
+        "match",
+        "search",
+        "fullmatch",
+        "sub",
+        "subn",
+        "findall",
+        "finditer",
+        "compile",
+        "execute",
+        "executemany",
+        "executescript",
+        "get",
+        "pop",
+        "setdefault",
+    ]
+)
+
+
+def rewords_messages_only(change: FileChange) -> bool:
+    """The change of one modified Python file alters only prose string literals."""
+    if change.status is not FileStatus.MODIFIED or not change.path.endswith((".py", ".pyi")):
+        return False
+    before, after = change.content_before, change.content_after
+    if before is None or after is None or before == after or not _only_quoted_lines(change):
+        return False
+    plain_before, masked_before = _readings(before)
+    plain_after, masked_after = _readings(after)
+    if masked_before is None or masked_after is None:
+        return False
+    return plain_before != plain_after and masked_before == masked_after
+
+
+def _only_quoted_lines(change: FileChange) -> bool:
+    """Every changed line that is not blank or a comment holds a quote: a cheap test that
+    spares parsing files whose code changed."""
+    lines = file_diff(change).changes()
+    meaningful = [line.text for line in lines if line.text.strip() and not _COMMENT.match(line.text)]
+    return bool(meaningful) and all(any(q in text for q in _QUOTES) for text in meaningful)
+
+
+def _readings(text: str) -> tuple[str | None, str | None]:
+    """The file's syntax without docstrings and version constants, as is and with its
+    messages blanked; (None, None) when it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None, None
+    _drop_docstrings(tree)
+    plain = ast.dump(tree)
+    _Blank().visit(tree)
+    return plain, ast.dump(tree)
+
+
+def _drop_docstrings(tree: ast.Module) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and is_docstring(body[0]):
+                body = body[1:]
+            node.body = [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+
+
+def is_message(value: str) -> bool:
+    """Reads as a sentence: several words, most of its tokens words, not a query."""
+    tokens = value.split()
+    words = [t for t in tokens if _WORD_TOKEN.fullmatch(t)]
+    return (
+        len(_WORD.findall(value)) >= _MIN_WORDS
+        and len(words) * 10 >= len(tokens) * 6
+        and tokens[0].upper() not in _QUERY_VERBS
+    )
+
+
+class _Blank(ast.NodeTransformer):
+    """Blanks message literals where a program shows text: the arguments of a call (not of a
+    method that matches, splits or looks up its argument), a raised exception, an assertion's
+    message. A module constant, a comparison, a key or an index keeps its literal."""
+
+    def __init__(self) -> None:
+        self._shown = False
+
+    def _visit_as(self, node: ast.expr, shown: bool) -> ast.expr:
+        before, self._shown = self._shown, shown
+        try:
+            return cast(ast.expr, self.visit(node))  # every visit here returns an expression
+        finally:
+            self._shown = before
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if self._shown and isinstance(node.value, str) and is_message(node.value):
+            return ast.Constant(value=_BLANK)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        shown = not (isinstance(node.func, ast.Attribute) and node.func.attr in _DATA_METHODS)
+        node.func = self._visit_as(node.func, False)
+        node.args = [self._visit_as(a, shown) for a in node.args]
+        for keyword in node.keywords:
+            keyword.value = self._visit_as(keyword.value, shown)
+        return node
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        if node.exc is not None:
+            node.exc = self._visit_as(node.exc, True)
+        return node
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        node.test = self._visit_as(node.test, False)
+        if node.msg is not None:
+            node.msg = self._visit_as(node.msg, True)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        return node  # a literal compared with is behaviour
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        return node
+
+    def visit_Dict(self, node: ast.Dict) -> ast.AST:
+        node.values = [self._visit_as(v, self._shown) for v in node.values]
+        return node  # keys are left as they are
