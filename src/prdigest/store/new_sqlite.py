@@ -138,12 +138,12 @@ class NewSqliteFile:
         return cls(connection, path)
 
     def close(self) -> None:
-        """Leave the file as the store keeps it (WAL, synced on checkpoints), then close."""
+        """Leave the file in WAL, as the store keeps it, then close."""
         connection = self._connection
-        # A reader holding the file keeps it in rollback mode: the store's next write
-        # connection turns WAL on (it sets it on every connection).
+        # Still without a sync: with one, the switch would first wait for the whole new file
+        # to reach the disk. A reader holding the file keeps it in rollback mode: the
+        # store's next write connection turns WAL on (it sets it on every connection).
         with suppress(sqlite3.Error):
-            connection.execute("PRAGMA synchronous=NORMAL")
             connection.execute("PRAGMA journal_mode=WAL")
         connection.close()
 
