@@ -95,6 +95,25 @@ def test_batches_updates_and_repeats_store_what_the_store_stores(tmp_path: Path)
     assert _tables(tmp_path / "new.db") == _tables(tmp_path / "reference.db")
 
 
+def _journal(path: Path) -> str:
+    """The file's journal mode (kept in its header)."""
+    with sqlite3.connect(path) as connection:
+        return str(connection.execute("PRAGMA journal_mode").fetchone()[0])
+
+
+def test_a_new_file_is_filled_without_wal_and_left_in_wal(tmp_path: Path) -> None:
+    repo = _history(tmp_path / "repo")
+    new = NewSqliteFile.create(tmp_path / "new.db")
+    assert new is not None
+    with new:
+        # While it fills: a rollback journal (pages written once), and no -wal beside it.
+        new.upsert_prs(_records(repo.path))
+        assert not (tmp_path / "new.db-wal").exists()
+    assert _journal(tmp_path / "new.db") == "wal"  # as the store leaves its files
+    _sync(repo.path, str(tmp_path / "synced.db"))
+    assert _journal(tmp_path / "synced.db") == "wal"
+
+
 def test_an_existing_file_is_left_to_the_store(tmp_path: Path) -> None:
     path = tmp_path / "there.db"
     Store.open(f"sqlite:///{path}").close()
