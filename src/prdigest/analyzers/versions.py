@@ -24,16 +24,17 @@ FACTS_SCHEMA = 2
 # exact pin worded as a pin); dependencies v4: requirements scopes; risks v6: a capped or pinned
 # requirement moved from another file is no new lock. files v3, tests_ci v6, verdict v8: a
 # change that rewords only messages (analyzers/message_text) owes no test and is no core logic.
+# symbols v4: a parameter's default changed (`default-changed`); verdict v9: a public one counts.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "3",
     "tests_ci": "6",
     "dependencies": "4",
-    "symbols": "3",
+    "symbols": "4",
     "references": "7",
     "discussion": "3",
     "risks": "6",
-    "verdict": "8",
+    "verdict": "9",
 }
 
 

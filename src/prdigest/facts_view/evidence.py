@@ -19,7 +19,7 @@ from prdigest.words.recorded import recorded_labels
 
 # How each parameter is shown; a parameter not named here is shown as it is.
 _CODE_PARAMS = frozenset({"path", "paths", "where", "before", "after", "literal", "code", "symbol", "sha"})
-_CODE_PARAMS |= frozenset({"techniques", "names"})
+_CODE_PARAMS |= frozenset({"techniques", "names", "function", "parameter"})
 _QUOTED_PARAMS = frozenset({"topic", "topics", "title", "cause", "signals", "words", "quote"})
 _LABEL_TABLES = {
     "kinds": "dependency_kinds",

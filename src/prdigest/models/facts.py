@@ -111,6 +111,7 @@ CodeEditKind = Literal[
     "decorator-removed",
     "parameter-added",
     "parameter-removed",
+    "default-changed",
     "constant-changed",
     "constant-items-changed",
     "raise-added",

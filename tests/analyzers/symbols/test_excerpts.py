@@ -9,6 +9,7 @@ from prdigest.analyzers.registry import build_registry, run_all
 from prdigest.analyzers.symbols import ANALYZER, analyze_symbols, choose_excerpts, extract_symbol_changes, run
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_LINES
 from prdigest.analyzers.symbols.trim import trim_lines
+from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Line
 from prdigest.models.facts import FileFact, FilesFacts
 from prdigest.models.pullrequest import FileChange
@@ -146,7 +147,7 @@ def test_registered_analyzer_runs_after_the_real_files_analyzer(build: Any) -> N
     key_paths = {f.path for f in facts.files.key_files()} or {"pkg/build.py", "requirements/cuda.txt"}
     assert {e.path for e in facts.symbols.excerpts} <= key_paths
     assert any(e.symbol == "rebuild" for e in facts.symbols.excerpts)
-    assert facts.analyzer_versions["symbols"] == "3"
+    assert facts.analyzer_versions["symbols"] == DEFAULT_VERSIONS["symbols"]
 
 
 def test_patch_only_excerpt_names_symbol_from_hunk_header(build: Any) -> None:

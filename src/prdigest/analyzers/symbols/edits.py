@@ -91,6 +91,20 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
         for param in previous.params:
             if param not in fn.params:
                 found.add("parameter-removed", path, symbol=name, line=line, function=name, parameter=param)
+        was = dict(previous.defaults)
+        for param, default in fn.defaults:
+            old_default = was.get(param)
+            if old_default is not None and old_default != default:
+                found.add(
+                    "default-changed",
+                    path,
+                    symbol=name,
+                    line=line,
+                    function=name,
+                    parameter=param,
+                    before=_clip(old_default),
+                    after=_clip(default),
+                )
         for decorator in fn.decorators:
             if decorator not in previous.decorators:
                 applied.setdefault(decorator, []).append(name)
@@ -257,6 +271,7 @@ _KIND_ORDER: list[CodeEditKind] = [
     "decorator-removed",
     "parameter-added",
     "parameter-removed",
+    "default-changed",
     "regex-changed",
     "constant-changed",
     "constant-items-changed",

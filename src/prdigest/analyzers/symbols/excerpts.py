@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from prdigest.analyzers.symbols.languages import language_for_path
+from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.analyzers.symbols.trim import trim_lines
 from prdigest.diff import Hunk, Line, file_diff
 from prdigest.models.facts import CodeExcerpt, SymbolChange
@@ -107,23 +108,46 @@ def _reason(symbol: SymbolChange | None, added: int, removed: int) -> str:
     return f"largest change in {symbol.name} ({counts})"
 
 
+class _QuietLines:
+    """The docstring, comment and blank lines of both sides of a Python file (none for other
+    files, or a side that does not parse: every changed line then counts as code)."""
+
+    def __init__(self, change: FileChange) -> None:
+        python = change.path.endswith((".py", ".pyi"))
+        before, after = change.content_before, change.content_after
+        self.before = (PYTHON.quiet_lines(before) if python and before else None) or frozenset()
+        self.after = (PYTHON.quiet_lines(after) if python and after else None) or frozenset()
+
+    def has_code(self, hunk: Hunk) -> bool:
+        for line in hunk.lines:
+            if line.kind == " " or not line.text.strip():
+                continue
+            number, quiet = (line.new_line, self.after) if line.kind == "+" else (line.old_line, self.before)
+            if number is None or number not in quiet:
+                return True
+        return False
+
+
 def excerpt_for_file(
     change: FileChange,
     hunks: Sequence[Hunk],
     symbols: Sequence[SymbolChange],
     max_lines: int = MAX_EXCERPT_LINES,
 ) -> CodeExcerpt | None:
-    """The excerpt of one file's most significant hunk, or None when it has no changes."""
-    best: tuple[float, int] | None = None
+    """The excerpt of one file's most significant hunk, or None when it has no changes. A hunk
+    that changes code goes before one that only changes docstrings, comments or blank lines
+    (a Python file read as syntax): the key code of a changed default is the signature, not
+    the docstring paragraph that tells of it."""
+    candidates = [(i, h) for i, h in enumerate(hunks) if h.added + h.removed and not is_noise_hunk(h)]
+    quiet = _QuietLines(change) if len(candidates) > 1 else None
+    best: tuple[bool, float, int] | None = None
     chosen: Hunk | None = None
-    for index, hunk in enumerate(hunks):
+    for index, hunk in candidates:
         weight = float(hunk.added + hunk.removed)
-        if weight == 0 or is_noise_hunk(hunk):
-            continue
         anchors = new_file_anchors(hunk)
         if any(_symbol_hits(s, hunk.lines, anchors, hunk.section_header) for s in symbols):
             weight *= _IN_SYMBOL_BONUS
-        rank = (weight, -index)  # ties go to the earlier hunk
+        rank = (quiet is None or quiet.has_code(hunk), weight, -index)  # ties go to the earlier hunk
         if best is None or rank > best:
             best, chosen = rank, hunk
     if chosen is None:

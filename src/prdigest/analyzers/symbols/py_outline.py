@@ -35,6 +35,7 @@ _NOT_LITERAL = object()
 class FunctionOutline:
     line: int  # of the ``def``, relative to its group
     params: tuple[str, ...]
+    defaults: tuple[tuple[str, str], ...]  # (parameter, its default as written), for those with one
     decorators: tuple[str, ...]
     asserts: tuple[str, ...]
     raises: tuple[str, ...]
@@ -145,6 +146,11 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
         params.append("*" + args.vararg.arg)
     if args.kwarg is not None:
         params.append("**" + args.kwarg.arg)
+    positional = [*args.posonlyargs, *args.args]
+    # positional defaults belong to the last parameters; a keyword-only one has its own or None
+    with_default = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True))
+    with_default += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    defaults = tuple((a.arg, ast.unparse(d)) for a, d in with_default)
     asserts: list[str] = []
     raises: list[str] = []
     handlers: list[str] = []
@@ -167,6 +173,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
     return FunctionOutline(
         line=node.lineno - first,
         params=tuple(params),
+        defaults=defaults,
         decorators=tuple(decorators),
         asserts=tuple(asserts),
         raises=tuple(raises),

@@ -15,6 +15,7 @@ Each reason is a concrete fact of this PR, weighed by substance:
                     logic duplicated in code, an unanswered correctness point
     dependency-decision  a runtime constraint that locks later releases out, or newly admits
                     or excludes versions +1.0 (bumps of a pin are no decision)
+    api-default     a public function's parameter default changed in core code +1.0
     discussion      substantive human threads, 0.5 each up to 1.5
 Negatives: moved code without new behaviour −2.5, docs only −2.0, typo −2.0, bot-authored −2.0,
 tests only −1.0, CI only −1.0, bumps only −1.0, only message text changed −1.0 (not said
@@ -28,6 +29,7 @@ were calibrated on hand labels of several public histories (benchmarks/verdict_a
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 
@@ -41,7 +43,7 @@ from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
-from prdigest.analyzers.verdict.substance import Substance, measure
+from prdigest.analyzers.verdict.substance import Substance, is_core, measure
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import (
     DependenciesFacts,
@@ -74,6 +76,7 @@ FIX_HIGH_WEIGHT, FIX_MEDIUM_WEIGHT, FIX_TESTED_WEIGHT = 3.0, 0.5, 0.5
 RESTORE_WEIGHT, RESTORE_TOLD_WEIGHT, RESTORE_TESTED_WEIGHT = 2.0, 1.0, 0.5
 REVERT_LARGE_LINES, REVERT_LARGE_WEIGHT, REVERT_CAUSE_WEIGHT = 150, 1.5, 0.5
 DEPENDENCY_DECISION_WEIGHT = 1.0
+API_DEFAULT_WEIGHT = 1.0
 
 _REVERT_WORD = re.compile(r"\brevert(?:s|ed|ing)?\b|回退|撤销", re.IGNORECASE)
 _CAUSE_WORDS = re.compile(
@@ -111,6 +114,7 @@ REASON_TEMPLATES = frozenset(
         "design-trap.duplicated",
         "design-trap.unresolved",
         "design-trap.automated",
+        "api-default.changed",
         "dependency-decision.lock",
         "dependency-decision.pin",
         "dependency-decision.admits",
@@ -163,6 +167,7 @@ def judge(
     _lineage(pr, tests, refs, substance, add)
     _design(discussion, risks, files, add)
     _dependency_decisions(deps, add)
+    _api_defaults(symbols, files, add)
     human = [t for t in discussion.threads if not t.automated and t.kind != "style"]
     if human:
         count = str(len(human))
@@ -367,6 +372,56 @@ def _design(discussion: DiscussionFacts, risks: RisksFacts, files: FilesFacts, a
         items.append(_ev("design-trap.threads", topics=[_clip(t.topic) for t in human[:2]]))
     if weight:
         add("design-trap", "; ".join(details), weight, *items)
+
+
+def _is_public(qualified: str) -> bool:
+    """No part of the name is private (``_x``); dunders (``__init__``) are public."""
+    return not any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in qualified.split("."))
+
+
+def _another_value(before: str, after: str) -> bool:
+    """Two literal defaults that give callers another value. A sentinel or ``None`` standing in
+    for a value the body fills (``[]`` → ``None``), or one empty collection for another
+    (``[]`` → ``()``), is how the code is written, not what callers get."""
+    try:
+        old, new = ast.literal_eval(before), ast.literal_eval(after)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    if old is None or new is None or old == new:
+        return False
+    empty = (list, tuple, dict, set, frozenset, str, bytes)
+    return not (isinstance(old, empty) and isinstance(new, empty) and not old and not new)
+
+
+def _api_defaults(symbols: SymbolsFacts, files: FilesFacts, add: _Add) -> None:
+    """A public function's default changed: every caller that leaves the argument out now
+    gets another value, though no line of theirs changed."""
+    core = {f.path for f in files.files if is_core(f)}
+    changed = [
+        e
+        for e in symbols.edits
+        if e.kind == "default-changed"
+        and e.path in core
+        and _is_public(e.params.get("function", ""))
+        and _another_value(e.params.get("before", ""), e.params.get("after", ""))
+    ]
+    if not changed:
+        return
+    first = changed[0].params
+    more = len(changed) - 1
+    add(
+        "api-default",
+        f"{first.get('function')}: {first.get('parameter')} defaults to {first.get('after')}",
+        API_DEFAULT_WEIGHT,
+        _ev(
+            "api-default.changed",
+            function=first.get("function", ""),
+            parameter=first.get("parameter", ""),
+            before=first.get("before", ""),
+            after=first.get("after", ""),
+            more=str(more) if more else "",
+        ),
+    )
 
 
 def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
