@@ -66,11 +66,11 @@ def _rss_kb(pid: int) -> int:
     return int(fields[1]) * _PAGE_KB
 
 
-def run_stage(name: str, command: list[str], *, cwd: Path | None = None) -> Stage:
+def run_stage(name: str, command: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> Stage:
     """Run ``command`` to completion, sampling the summed RSS of its whole process tree."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
     stop = threading.Event()
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from tests.helpers.deps_history import REPO, deps_store
 
 from prdigest.cli.main import cli
-from prdigest.pipeline.ledger import ledger_links, package_history
+from prdigest.pipeline.ledger import ledger_links, package_history, pr_ledger_entries, prs_ledger_entries
 from prdigest.pipeline.report import report_for
 from prdigest.render.formats import report_format
 from prdigest.store import Store
@@ -72,3 +72,17 @@ def test_history_of_one_package_and_the_deps_command(tmp_path: Path, store: Stor
     assert {"package": "cupy-cuda13x", "changes": 2, "pull_requests": 2} in listing["packages"]
     none = runner.invoke(cli, ["deps", REPO, "left-pad", "--db", db])
     assert none.output.strip() == f"no changes of left-pad recorded for {REPO}"
+
+
+def test_several_prs_ledgers_read_at_once_are_each_prs_own(tmp_path: Path, store: Store) -> None:
+    deps_store(tmp_path / "repo", store)
+    numbers = [s.number for s in store.list_prs(repository=REPO)]
+    every = [get_facts(store, REPO, number) for number in numbers]
+    facts = [one for one in every if one is not None]
+    assert len(facts) == len(numbers) >= 4
+    alone = [pr_ledger_entries(store, REPO, one) for one in facts]
+    assert any(alone)  # PRs with dependency changes
+    assert not all(alone)  # and PRs without
+    assert prs_ledger_entries(store, REPO, facts) == alone
+    assert prs_ledger_entries(store, REPO, facts[::-1]) == alone[::-1]
+    assert prs_ledger_entries(store, REPO, []) == []

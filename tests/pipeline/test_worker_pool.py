@@ -52,3 +52,42 @@ def test_no_ctrl_c_no_interrupt() -> None:
     start_holding_ctrl_c([worker])
     assert worker.started
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class _Doubler:
+    """A page worker: each number doubled, with the process that did it."""
+
+    def page(self, work: list[int]) -> tuple[int, list[int]]:
+        import os
+
+        return os.getpid(), [2 * number for number in work]
+
+    def close(self) -> None:
+        pass
+
+
+def test_pages_asked_for_at_the_end_are_made_by_the_same_processes() -> None:
+    import os
+
+    from prdigest.errors import StoreError
+    from prdigest.pipeline.worker_pool import run_pages
+
+    done: list[int] = []
+
+    def then() -> list[list[int]]:
+        # Asked for once every first page's result was taken: they may depend on them.
+        assert sorted(done) == [2 * n for n in range(1, 9)]
+        return [[sum(done)], [100], [200]]
+
+    runs = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
+    pids: set[int] = set()
+    later: list[int] = []
+    for page, (pid, doubled) in run_pages(_Doubler(), runs, name="test", error=StoreError, local=_Doubler(), then=then):
+        pids.add(pid)
+        if page[0] in (sum(range(1, 9)) * 2, 100, 200):
+            later.extend(doubled)
+        else:
+            done.extend(doubled)
+    assert sorted(later) == [2 * 72, 200, 400]
+    assert os.getpid() in pids
+    assert len(pids) <= 2  # this process and the one worker, which was kept, not started again

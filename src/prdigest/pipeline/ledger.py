@@ -7,6 +7,7 @@ before it and the change after it (same package, same file) among merged PRs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prdigest.models.facts import Facts
@@ -49,3 +50,14 @@ def pr_ledger_entries(store: Store, repository: str, facts: Facts) -> list[Ledge
     """Every change in the ledger of the packages the PR changes (none when it changes none)."""
     packages = [c.package for c in facts.dependencies.changes]
     return ledger_entries(store, repository, packages) if packages else []
+
+
+def prs_ledger_entries(store: Store, repository: str, facts: Sequence[Facts]) -> list[list[LedgerEntry]]:
+    """`pr_ledger_entries` of several PRs, in their order, read at once: each PR's are the
+    entries of its packages among those of all (the same entries, in the same merge order)."""
+    from packaging.utils import canonicalize_name  # as `ledger_entries` names them; only needed here
+
+    wanted = [{str(canonicalize_name(c.package)) for c in one.dependencies.changes} for one in facts]
+    every = set().union(*wanted)
+    entries = ledger_entries(store, repository, sorted(every)) if every else []
+    return [[entry for entry in entries if entry.package in names] if names else [] for names in wanted]

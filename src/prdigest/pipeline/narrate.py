@@ -25,7 +25,7 @@ from prdigest.errors import NarrationError
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.extractive import EXTRACTIVE_VERSION, narrate_extractive
+from prdigest.narrate.extractive import EXTRACTIVE_VERSION, LengthFree, narrate_extractive
 from prdigest.pipeline.narrative_key import cache_key, input_digests
 from prdigest.store import narrative_store
 from prdigest.store.store import Store
@@ -53,6 +53,8 @@ class PreparedPR:
     stored: Mapping[tuple[str, str, str], str] = field(default_factory=dict)  # JSON by (lang, length, key)
     # Offline narratives made but not yet stored (`save_pending`); None: each is stored at once.
     pending: list[tuple[Narrative, str]] | None = None
+    # What its offline narratives in a language share across lengths, once made.
+    shared: LengthFree = field(default_factory=LengthFree)
 
 
 def prepare(store: Store, pr: PullRequest, facts: Facts, *, defer: bool = False) -> PreparedPR:
@@ -206,7 +208,8 @@ def _offline_or_shown(
             cached = narrative_store.get_narrative(store, pr_id, lang, length, key)
         if cached is not None:
             return NarrationResult(cached, True, key)
-    narrative = narrate_extractive(pr, facts, related, lang, length)
+    shared = prepared.shared if prepared is not None else None
+    narrative = narrate_extractive(pr, facts, related, lang, length, shared=shared)
     if store is not None and pr_id is not None:
         if prepared is not None and prepared.pending is not None:
             prepared.pending.append((narrative, key))

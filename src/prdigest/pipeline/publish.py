@@ -29,20 +29,15 @@ from prdigest.pipeline.publish_stamps import (
     save_manifest,
     unchanged,
 )
+from prdigest.pipeline.publish_tail import TailTask, tail_tasks, write_tail
 from prdigest.pipeline.publish_workers import WORKER_PAGE_SIZE, PageTask, make_in_workers
 from prdigest.pipeline.quick import code_fingerprint
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.report import PAGE_SIZE, current_facts, warm_narratives
 from prdigest.pipeline.worker_pool import worker_count
-from prdigest.render.feed import assemble_feed, failed_item
+from prdigest.render.feed import failed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
-from prdigest.render.site_index import (
-    IndexRow,
-    feed_path,
-    render_index_html,
-    render_index_markdown,
-    report_path,
-)
+from prdigest.render.site_index import IndexRow, report_path
 from prdigest.store.publish_store import PageInputs, page_inputs
 from prdigest.store.store import PRSummary, Store
 from prdigest.text import printable
@@ -111,8 +106,20 @@ def publish_site(
         if on_done is not None:
             on_done(number)
 
+    def tail() -> list[TailTask]:
+        """The feeds and the index, of every PR in the window's order however its pages were made."""
+        items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
+        rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
+        for summary in summaries:
+            pages = outcomes[summary.number]
+            for lang in languages:
+                items[lang].append(pages.items[lang])
+                rows[lang].append(pages.rows[lang])
+        return tail_tasks(languages, items, rows, since, until)
+
     if on_start is not None:
         on_start(len(summaries))
+    tail_written = False
     if llm is not None:
         for start in range(0, len(summaries), page_size):
             numbers = [s.number for s in summaries[start : start + page_size]]
@@ -146,8 +153,10 @@ def publish_site(
         count = worker_count(jobs, len(todo)) if store.reopenable() else 1
         if count > 1:
             task = PageTask(store.url, repository, str(out), list(languages), code)
-            for number, outcome in make_in_workers(store, task, [number for number, _ in todo], count):
+            # The feeds and the index are shared out by the same processes once every page is made.
+            for number, outcome in make_in_workers(store, task, [number for number, _ in todo], count, then=tail):
                 done(number, outcome)
+            tail_written = True
         else:
             for start in range(0, len(todo), WORKER_PAGE_SIZE):
                 page = todo[start : start + WORKER_PAGE_SIZE]
@@ -155,20 +164,10 @@ def publish_site(
                     store, repository, [n for n, _ in page], out, languages, code, dict(page)
                 ):
                     done(number, outcome)
-    items: dict[Lang, list[FeedItem]] = {lang: [] for lang in languages}
-    rows: dict[Lang, list[IndexRow]] = {lang: [] for lang in languages}
-    for summary in summaries:  # in the window's order, however the pages were made
-        pages = outcomes[summary.number]
-        for lang in languages:
-            items[lang].append(pages.items[lang])
-            rows[lang].append(pages.rows[lang])
-    for lang in languages:
-        feed = assemble_feed(repository, items[lang], lang, since=since, until=until)
-        for feed_format in FEED_FORMATS.values():
-            (out / feed_path(lang, feed_format)).write_text(feed_format.render(feed), encoding="utf-8")
-            written.feeds += 1
-    (out / "index.md").write_text(render_index_markdown(repository, languages, rows), encoding="utf-8")
-    (out / "index.html").write_text(render_index_html(repository, languages, rows), encoding="utf-8")
+    if not tail_written:
+        for last in tail():
+            write_tail(last, out, repository)
+    written.feeds = len(languages) * len(FEED_FORMATS)
     if llm is None:
         entries = ((summary.number, outcomes[summary.number].entry) for summary in summaries)
         save_manifest(out, {number: entry for number, entry in entries if entry is not None})

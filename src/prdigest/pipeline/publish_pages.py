@@ -14,7 +14,7 @@ from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.analyze import facts_cache_key
 from prdigest.pipeline.item_failures import FATAL, failure_reason
-from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries
+from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries, prs_ledger_entries
 from prdigest.pipeline.narrate import PreparedPR, prepare, save_all_pending, save_pending
 from prdigest.pipeline.narrative_key import input_digests
 from prdigest.pipeline.publish_stamps import PageEntry, page_stamp
@@ -68,11 +68,12 @@ def make_page(
     """Offline narration: `pages_or_why` for a page of PRs, what they read of the store read
     for the page at once (`store.publish_reads`), and their stamps read once all are made.
     ``related``: the related work of PRs, when already read."""
-    stored = _read_page(store, repository, numbers)
+    stored, current = _read_page(store, repository, numbers)
     saves: list[tuple[int, PreparedPR]] = []  # the page's new narratives, stored in one transaction
     made: list[tuple[int, PRPages | str]] = []
     for index, number in enumerate(numbers):
         one = stored.get(number)
+        loaded, entries = current.get(number, (None, None))
         pages = pages_or_why(
             store,
             repository,
@@ -80,16 +81,18 @@ def make_page(
             out,
             languages,
             None,
+            loaded=loaded,
             code=code,
             related=(related or {}).get(number),
             stored=one,
             page_saves=saves,
+            entries=entries,
         )
         made.append((number, pages))
         if (one is None or _stored_facts_key(one) is None) and index + 1 < len(numbers):
-            # It may have been analyzed just now, its links stored anew: the related work of
-            # the PRs after it is read again, as the per-PR reads would see it.
-            stored = _read_page(store, repository, numbers[index + 1 :])
+            # It may have been analyzed just now, its links and ledger rows stored anew: the
+            # PRs after it are read again, as the per-PR reads would see them.
+            stored, current = _read_page(store, repository, numbers[index + 1 :])
     unsaved = _save_page(store, saves)
     made = [(number, unsaved.get(number, pages)) for number, pages in made]
     waiting = [number for number, pages in made if isinstance(pages, PRPages) and pages.unstamped is not None]
@@ -98,13 +101,32 @@ def make_page(
     return [(number, _stamped(store, repository, number, pages, inputs, languages, code)) for number, pages in made]
 
 
-def _read_page(store: Store, repository: str, numbers: Sequence[int]) -> dict[int, StoredPR]:
+_Current = tuple[tuple[PullRequest, Facts], list[LedgerEntry]]
+
+
+def _read_page(
+    store: Store, repository: str, numbers: Sequence[int]
+) -> tuple[dict[int, StoredPR], dict[int, _Current]]:
+    """What the store holds of the PRs, and of those stored with current facts: their record
+    and facts, and the ledger of their packages (read once for the page)."""
     try:
-        return read_page(store, repository, numbers)
+        stored = read_page(store, repository, numbers)
     except FATAL:
         raise
     except Exception:
-        return {}  # each PR is read alone, and says why it cannot be
+        return {}, {}  # each PR is read alone, and says why it cannot be
+    loaded: dict[int, tuple[PullRequest, Facts]] = {}
+    for number, one in stored.items():
+        if (one.record.repository, one.record.number) != (repository, number):
+            continue  # `make_pr_pages` reads it as the per-PR reads do
+        try:
+            facts = _stored_facts(one)
+        except Exception:
+            continue  # the PR's own pages say why
+        if facts is not None:
+            loaded[number] = (one.record, facts)
+    ledgers = prs_ledger_entries(store, repository, [facts for _pr, facts in loaded.values()])
+    return stored, {number: (both, entries) for (number, both), entries in zip(loaded.items(), ledgers, strict=True)}
 
 
 def _save_page(store: Store, saves: list[tuple[int, PreparedPR]]) -> dict[int, str]:
@@ -160,6 +182,7 @@ def pages_or_why(
     related: list[RelatedNote] | None = None,
     stored: StoredPR | None = None,
     page_saves: list[tuple[int, PreparedPR]] | None = None,
+    entries: list[LedgerEntry] | None = None,
 ) -> PRPages | str:
     """The PR's pages, written; or, when they could not be (a database failure raises), why."""
     try:
@@ -175,6 +198,7 @@ def pages_or_why(
             related=related,
             stored=stored,
             page_saves=page_saves,
+            entries=entries,
         )
     except FATAL:
         raise
@@ -195,12 +219,14 @@ def make_pr_pages(
     related: list[RelatedNote] | None = None,
     stored: StoredPR | None = None,
     page_saves: list[tuple[int, PreparedPR]] | None = None,
+    entries: list[LedgerEntry] | None = None,
 ) -> PRPages:
     """Write one PR's reports, only once all are built. Without an LLM its entry records what
     its pages were built from (the stamp, under ``code``); ``loaded``: its record and facts,
     ``related``: its related work, ``stored``: what the store holds of it, when already read.
     ``page_saves``: (`make_page`) its new narratives are left there to be stored with the
-    page's, and its entry to be stamped with the page's."""
+    page's, and its entry to be stamped with the page's. ``entries``: the ledger of its
+    packages (`pipeline.ledger.pr_ledger_entries`), when already read."""
     if stored is not None and (stored.record.repository, stored.record.number) != (repository, number):
         stored = None  # read under another name than the per-PR reads use: read as they do
     read_links = stored  # its link rows, when read and still current
@@ -225,7 +251,8 @@ def make_pr_pages(
     else:
         prepared = prepare(store, pr, facts, defer=True)
     # Read once: the report's ledger links and the pages' stamp both show it.
-    entries = pr_ledger_entries(store, repository, facts)
+    if entries is None:
+        entries = pr_ledger_entries(store, repository, facts)
     ledger = ledger_links(store, repository, pr.number, facts, entries=entries)
     narratives = {
         (lang, length): narrative_for(store, pr, facts, lang, length, llm, related=related, prepared=prepared)

@@ -132,6 +132,7 @@ def run_pages(
     error: Callable[[str], PrdigestError],
     send: Callable[[P], Any] | None = None,
     local: PageWorker | None = None,
+    then: Callable[[], Sequence[P]] | None = None,
 ) -> Generator[tuple[P, Any], None, None]:
     """(page, what ``worker.page`` returned for it) from one worker process per run, in the
     order they finish. ``send(page)``: what goes to the worker for a page (default: the page).
@@ -141,7 +142,11 @@ def run_pages(
     ``local``: this process takes the first run itself, with ``local`` (one process fewer to
     start and hold in memory), a page whenever no worker's result is waiting; the pages are
     then shared out as they are asked for (a worker done with its run takes this process's
-    pages, and this process a worker's pages not yet sent), so no one waits for the slowest."""
+    pages, and this process a worker's pages not yet sent), so no one waits for the slowest.
+
+    ``then()``: more pages, asked for once every page of ``runs`` is done and its result taken
+    (their work may depend on those results); they are dealt out in turn, workers first, and
+    the workers are kept until then rather than started again."""
     pending = [list(run) for run in runs]
     own: list[P] = pending.pop(0) if local is not None and pending else []
     # spawn, not fork: the parent may run threads (progress bars, database pools).
@@ -163,13 +168,15 @@ def run_pages(
     ended = [False] * len(pending)  # told there is no more work
     numbers = itertools.count()
 
+    later = [then]  # emptied once asked for
+
     def feed(index: int) -> None:
         if pending[index]:
             page = pending[index].pop(0)
         elif own:
             page = own.pop()
         else:
-            if not ended[index]:
+            if not ended[index] and later[0] is None:
                 inboxes[index].put(None)
                 ended[index] = True
             return
@@ -185,12 +192,26 @@ def run_pages(
                 return run.pop()
         return None
 
+    def deal_later() -> bool:
+        """Whether ``then`` gave more pages (dealt out, and sent to the waiting workers)."""
+        more = later[0]
+        if more is None:
+            return False
+        later[0] = None
+        pages = list(more())
+        takers = len(pending) + (1 if local is not None else 0)
+        for turn, page in enumerate(pages):
+            (pending[turn % takers] if turn % takers < len(pending) else own).append(page)
+        for index in range(len(pending)):
+            feed(index)  # one each: the rest is shared out as they are asked for
+        return bool(pages)
+
     finished = False
     try:
         for index in range(len(pending)):
             for _ in range(_PAGES_AHEAD):
                 feed(index)
-        while sent or (local is not None and (own or any(pending))):
+        while sent or (local is not None and (own or any(pending))) or deal_later():
             try:
                 if local is not None and (own or any(pending)):
                     index, number, result, failure = outbox.get_nowait()

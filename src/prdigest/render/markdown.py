@@ -31,6 +31,8 @@ def inline(text: str) -> str:
     """One line of Markdown: whitespace collapsed; only markup-opening characters escaped,
     code spans kept verbatim."""
     text = " ".join(text.split())
+    if "`" not in text:  # no code span: most texts
+        return _escape(text)
     out: list[str] = []
     last = 0
     for match in _CODE_SPAN.finditer(text):
@@ -42,7 +44,9 @@ def inline(text: str) -> str:
 
 
 def _escape(text: str) -> str:
-    return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
+    if "<" not in text and "]" not in text and "\\" not in text:  # nothing `_ESCAPE` can match
+        return text
+    return _ESCAPE.sub(r"\\\g<0>", text)
 
 
 def block(text: str) -> str:

@@ -5,7 +5,7 @@ renderer shows "none identified" / "no review comments"); it never invents."""
 from __future__ import annotations
 
 from prdigest.models.facts import Facts
-from prdigest.models.narrative import Length, Narrative, RelatedNote
+from prdigest.models.narrative import Impact, Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.words import CATALOG, Catalog, Lang
 
@@ -17,7 +17,16 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
 EXTRACTIVE_VERSION = "extractive-v15"
 
-__all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
+__all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
+
+
+class LengthFree:
+    """What one PR's offline narratives in a language say whatever their length (the
+    one-liner, the feed paragraph, the impact), made once when the PR is narrated in several
+    lengths. Holds one PR's parts: a new one for each PR (its facts, its catalog)."""
+
+    def __init__(self) -> None:
+        self.by_lang: dict[str, tuple[str, str, Impact]] = {}
 
 
 def narrate_extractive(
@@ -28,7 +37,9 @@ def narrate_extractive(
     length: Length,
     *,
     catalog: Catalog = CATALOG,
+    shared: LengthFree | None = None,
 ) -> Narrative:
+    """The PR's narrative; ``shared``: the parts its other lengths in ``lang`` made already."""
     # Imported here: they load the analyzers (and tree-sitter), which a report whose
     # narrative is already stored never needs (`pipeline.quick.quick_report`).
     from prdigest.narrate.extractive.discussion import highlights, thread_lines
@@ -42,13 +53,18 @@ def narrate_extractive(
     from prdigest.narrate.extractive.verdict import verdict_paragraph
 
     ph = catalog.phrases(lang)
-    # The feed's paragraph is the brief recommendation: made once for a brief narrative.
-    feed_paragraph = verdict_paragraph(facts, "brief", ph)
+    parts = shared.by_lang.get(lang) if shared is not None else None
+    if parts is None:
+        # The feed's paragraph is the brief recommendation: made once for a brief narrative.
+        parts = (one_line(pr, facts, ph), verdict_paragraph(facts, "brief", ph), impact(facts, ph))
+        if shared is not None:
+            shared.by_lang[lang] = parts
+    summary, feed_paragraph, impacts = parts
     return Narrative(
         lang=lang,
         length=length,
         narrator="extractive",
-        one_line=one_line(pr, facts, ph),
+        one_line=summary,
         recommendation=feed_paragraph if length == "brief" else verdict_paragraph(facts, length, ph),
         motivation=motivation(pr, facts, length, ph),
         implementation=implementation_steps(pr, facts, length, ph),
@@ -57,7 +73,7 @@ def narrate_extractive(
         discussion_highlights=highlights(facts, length, ph),
         thread_lines=thread_lines(facts, length, ph),
         risks=risks(facts, length, ph),
-        impact=impact(facts, ph),
+        impact=impacts,
         related=related_notes(facts, related, length, ph),
         feed_title=clean_title(pr.title),
         feed_paragraph=feed_paragraph,
