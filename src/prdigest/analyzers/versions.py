@@ -22,16 +22,17 @@ FACTS_SCHEMA = 2
 # references v6: conditionals, "introduced in" (v7: a partial fix is no fix); tests_ci v5: one
 # typo rule; verdict v6: one typo rule, code lines read as syntax, caps read by packaging (v7: an
 # exact pin worded as a pin); dependencies v4: requirements scopes; risks v6: a capped or pinned
-# requirement moved from another file is no new lock.
+# requirement moved from another file is no new lock; dependencies v5 / risks v7: a move marked
+# once (`moved_from`, `moved_changed`), and the risk rule reads that mark.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "2",
     "tests_ci": "5",
-    "dependencies": "4",
+    "dependencies": "5",
     "symbols": "3",
     "references": "7",
     "discussion": "3",
-    "risks": "6",
+    "risks": "7",
     "verdict": "7",
 }
 
