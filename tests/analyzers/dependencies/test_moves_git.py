@@ -4,7 +4,6 @@ the narrator and the report's dependency history read that mark."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from tests.helpers.moves_history import REPO, moves_store
@@ -76,7 +75,8 @@ def test_a_development_package_made_a_requirement_is_new_to_users_not_moved(hist
     assert _added(facts, "hypothesis").moved_from is None
     assert _locks(facts) == ["pyproject.toml: hypothesis (none) → <7"]
     steps = _steps(history, 3)
-    assert "Add hypothesis" in steps and "Move" not in steps, steps
+    assert "Add hypothesis" in steps, steps
+    assert "Move" not in steps, steps
 
 
 def test_a_ci_install_moved_into_a_dependency_group_is_one_move(history: Store) -> None:
