@@ -4,7 +4,6 @@ the narrator and the report's dependency history read that mark."""
 
 from __future__ import annotations
 
-
 import pytest
 from tests.helpers.moves_history import REPO, moves_store
 
