@@ -8,7 +8,7 @@
    sphinx's pin moved from ``==7.2.6`` to ``==7.3.7`` on the way
 #3 makes ``hypothesis<7`` from ``requirements-dev.txt`` a requirement of the package: a
    development list's package now installed by users is new to them, not a move
-#4 replaces a CI job's ``pip install tox`` with a ``tox`` dependency group
+#4 replaces two CI workflows' ``pip install tox`` with a ``tox`` dependency group
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def build_moves_history(root: Path) -> GitRepoBuilder:
             "requirements-docs.txt": "sphinx==7.2.6\nfuro==2024.1.29\n",
             "requirements-dev.txt": "pytest>=8\nhypothesis<7\n",
             ".github/workflows/tests.yml": WORKFLOW.format(install="pip install tox"),
+            ".github/workflows/lint.yml": WORKFLOW.format(install="pip install tox"),
         },
         "Initial commit",
         date=_day(1),
@@ -97,6 +98,7 @@ def build_moves_history(root: Path) -> GitRepoBuilder:
         "Install tox from a dependency group",
         {
             ".github/workflows/tests.yml": WORKFLOW.format(install="pip install --group tox"),
+            ".github/workflows/lint.yml": WORKFLOW.format(install="pip install --group tox"),
             "pyproject.toml": _pyproject(runtime, {**docs, "tox": ["tox>=4"]}),
         },
         date=_day(5),

@@ -282,7 +282,7 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
         # cap; one moved here unchanged from another list for the same users (requirements
         # files folded into pyproject.toml) brings no cap they did not have. A pin changed on
         # the way is new.
-        moved_unchanged = change.moved_from is not None and not change.moved_changed
+        moved_unchanged = bool(change.moved_from) and not change.moved_changed
         new_lock = (
             change.before is None and change.after is not None and upper_bounded(change.after) and not moved_unchanged
         )

@@ -32,8 +32,9 @@ def _change(change: DependencyChange, lab: Labels) -> str:
     table = lab.tables["ledger"]
     before = _spec(change.before, change.package, lab)
     after = _spec(change.after, change.package, lab)
-    if change.before is None and change.moved_from is not None:
-        return table["moved"].format(after=after, source=change.moved_from.replace("`", "'"))
+    if change.before is None and change.moved_from:
+        source = "`, `".join(path.replace("`", "'") for path in change.moved_from)
+        return table["moved"].format(after=after, source=source)
     if change.before is None:
         return table["added"].format(after=after)
     if change.after is None:

@@ -31,7 +31,7 @@ def test_without_the_mark_a_removal_and_an_addition_are_no_move() -> None:
 
 def test_the_mark_makes_the_move_across_scopes() -> None:
     ci = REMOVED.model_copy(update={"scope": "ci"})
-    moved = ADDED.model_copy(update={"moved_from": "requirements-tests.txt"})
+    moved = ADDED.model_copy(update={"moved_from": ["requirements-tests.txt"]})
     assert relevant_changes([ci, moved], FILES) == [ci, moved]
     groups = group_dependencies([ci, moved])
     assert [(g.kind, g.from_paths, g.paths) for g in groups] == [
@@ -44,7 +44,7 @@ def test_the_mark_makes_the_move_across_scopes() -> None:
 
 def test_a_move_that_changed_the_versions_says_so() -> None:
     moved = ADDED.model_copy(
-        update={"after": "pytest>=8.2", "moved_from": "requirements-tests.txt", "moved_changed": True}
+        update={"after": "pytest>=8.2", "moved_from": ["requirements-tests.txt"], "moved_changed": True}
     )
     (detail,) = _details([REMOVED, moved])
     assert detail.endswith("installed in `pyproject.toml` instead; `>=8` → `>=8.2` on the way."), detail

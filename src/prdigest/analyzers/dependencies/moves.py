@@ -44,19 +44,26 @@ def _is_addition(change: DependencyChange) -> bool:
     return change.before is None and change.after is not None and not change.replaces
 
 
-def _likeliest(change: DependencyChange, removals: list[DependencyChange], taken: set[int]) -> DependencyChange:
+def _likeliest(change: DependencyChange, removals: list[DependencyChange], taken: set[int]) -> list[DependencyChange]:
+    """The removals ``change`` most likely came from: the best one first, then those as likely
+    with its versions (the same install dropped from two CI workflows, three examples' setup.py
+    folded into one)."""
     versions = _versions(change.after or "")
     folder = PurePosixPath(change.path).parent
-    # min() keeps the first of equals: the first listed wins the last tie
-    return min(
-        removals,
-        key=lambda removal: (
+
+    def rank(removal: DependencyChange) -> tuple[bool, bool, bool, bool]:
+        return (
             _versions(removal.before or "") != versions,
             removal.scope != change.scope,
             id(removal) in taken,
             PurePosixPath(removal.path).parent != folder,
-        ),
-    )
+        )
+
+    best = min(removals, key=rank)  # min() keeps the first of equals
+    best_versions = _versions(best.before or "")
+    return [best] + [
+        r for r in removals if r is not best and rank(r) == rank(best) and _versions(r.before or "") == best_versions
+    ]
 
 
 def mark_moves(changes: list[DependencyChange]) -> list[DependencyChange]:
@@ -65,8 +72,9 @@ def mark_moves(changes: list[DependencyChange]) -> list[DependencyChange]:
 
     When several removals could be the source, the likeliest is taken: the same versions,
     then the same scope, then one no other addition took, then the same directory (each
-    example's setup.cfg to its own pyproject.toml), then the first listed. One removal may be
-    the source of several additions (a list split into two requirements files)."""
+    example's setup.cfg to its own pyproject.toml), then the first listed; removals as likely
+    with the same versions are places it left too. One removal may be the source of several
+    additions (a list split into two requirements files)."""
     removals: dict[str, list[DependencyChange]] = {}
     for change in changes:
         if _is_removal(change):
@@ -86,8 +94,9 @@ def mark_moves(changes: list[DependencyChange]) -> list[DependencyChange]:
         if not candidates:
             marked.append(change)
             continue
-        source = _likeliest(change, candidates, taken)
-        taken.add(id(source))
-        changed = _versions(source.before or "") != _versions(change.after or "")
-        marked.append(change.model_copy(update={"moved_from": source.path, "moved_changed": changed}))
+        sources = _likeliest(change, candidates, taken)
+        taken.update(id(s) for s in sources)
+        changed = _versions(sources[0].before or "") != _versions(change.after or "")
+        paths = list(dict.fromkeys(s.path for s in sources))
+        marked.append(change.model_copy(update={"moved_from": paths, "moved_changed": changed}))
     return marked

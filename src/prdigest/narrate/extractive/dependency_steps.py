@@ -45,7 +45,7 @@ def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> 
 
 def _move_sources(changes: list[DependencyChange]) -> set[tuple[str, str]]:
     """(package, path) of every place an addition among ``changes`` moved from."""
-    return {(c.package, c.moved_from) for c in changes if c.moved_from is not None}
+    return {(c.package, path) for c in changes for path in c.moved_from}
 
 
 def _is_source(change: DependencyChange, sources: set[tuple[str, str]]) -> bool:
@@ -67,7 +67,7 @@ def _moves(changes: list[DependencyChange]) -> list[DependencyGroup]:
     versions unchanged) merged into one."""
     additions: OrderedDict[str, list[DependencyChange]] = OrderedDict()
     for change in changes:
-        if change.moved_from is not None:
+        if change.moved_from:
             additions.setdefault(change.package, []).append(change)
     groups: list[DependencyGroup] = []
     for package, added in additions.items():
@@ -209,7 +209,7 @@ def _moved_clause(group: DependencyGroup, packages: str, ph: Phrases) -> str:
         return text
     # a move that also changed the versions says so: the move alone would hide a bump
     added = next(c for c in group.changes if c.moved_changed)
-    left = next(c for c in group.changes if _is_source(c, {(added.package, added.moved_from or "")}))
+    left = next(c for c in group.changes if _is_source(c, {(added.package, added.moved_from[0])}))
     any_version = ph.say("dependency", "any_version")
     versions = ph.say(
         "dependency",

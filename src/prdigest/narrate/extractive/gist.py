@@ -152,7 +152,7 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
     if len(packages) > 1:
         shown = [ph.code(p) for p in packages[:3]]
         return ph.say("gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - 3, ph))
-    moved = next((c for c in changes if c.moved_from is not None), None)
+    moved = next((c for c in changes if c.moved_from), None)
     if moved is not None and (text := _moved(moved, changes, ph)) is not None:
         return text
     change = changes[0]
@@ -183,17 +183,20 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
 def _moved(moved: DependencyChange, changes: list[DependencyChange], ph: Phrases) -> str | None:
     """One package moved (the analyzer's mark): from where to where, and its versions when
     they changed on the way; None when the place it left is not among the changes."""
-    left = next((c for c in changes if c.after is None and c.path == moved.moved_from), None)
-    if left is None:
+    left = sorted(
+        (c for c in changes if c.after is None and c.path in moved.moved_from),
+        key=lambda c: moved.moved_from.index(c.path),  # the likeliest place first
+    )
+    if not left:
         return None
-    if left.path == moved.path:
+    if left[0].path == moved.path:
         # between two lists of one manifest: named by their extras or groups
         main = ph.say("dependency", "main_list")
         text = ph.say(
             "gist",
             "dependency_moved_within",
             package=ph.code(moved.package),
-            source=_list_name(left.group, ph) or main,
+            source=_list_name(left[0].group, ph) or main,
             target=_list_name(moved.group, ph) or main,
             path=ph.code(moved.path),
         )
@@ -202,7 +205,7 @@ def _moved(moved: DependencyChange, changes: list[DependencyChange], ph: Phrases
             "gist",
             "dependency_moved",
             package=ph.code(moved.package),
-            source=ph.code(left.path),
+            source=ph.join([ph.code(c.path) for c in left]),
             target=ph.code(moved.path),
         )
     if not moved.moved_changed:
@@ -211,7 +214,7 @@ def _moved(moved: DependencyChange, changes: list[DependencyChange], ph: Phrases
     return text + ph.say(
         "gist",
         "dependency_moved_versions",
-        before=ph.code(specifier(left.before, left.package) or any_version),
+        before=ph.code(specifier(left[0].before, left[0].package) or any_version),
         after=ph.code(specifier(moved.after, moved.package) or any_version),
     )
 
