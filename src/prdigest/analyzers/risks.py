@@ -270,9 +270,6 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
     the tags it stands for: one fact, one tag. A constraint or version change owes no
     regression test (`missing-regression-test` is for behaviour-changing source)."""
     del tests  # kept in the signature: rules receive every fact they might read
-    # Requirements this PR removes somewhere: the same one added elsewhere (requirements
-    # files folded into pyproject.toml) moved, and a cap or pin it carries is not new.
-    removed = {(change.package.lower(), version_part(change.before)) for change in deps.changes if change.after is None}
     for change in deps.changes:
         if change.scope == "ci":
             continue  # a tool a CI job installs is not a requirement of the project
@@ -281,12 +278,13 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
         before = (str(params["before"]) or "(any)") if change.before is not None else "(none)"
         after = (str(params["after"]) or "(any)") if change.after is not None else "(removed)"
         text = f"{change.path}: {change.package} {before} → {after}"
-        # a new requirement that arrives capped or pinned blocks later fixes just like a new cap
+        # A new requirement that arrives capped or pinned blocks later fixes just like a new
+        # cap; one moved here unchanged from another list for the same users (requirements
+        # files folded into pyproject.toml) brings no cap they did not have. A pin changed on
+        # the way is new.
+        moved_unchanged = bool(change.moved_from) and not change.moved_changed
         new_lock = (
-            change.before is None
-            and change.after is not None
-            and upper_bounded(change.after)
-            and (change.package.lower(), version_part(change.after)) not in removed
+            change.before is None and change.after is not None and upper_bounded(change.after) and not moved_unchanged
         )
         candidates: list[str] = []
         if "downgraded" in kinds:

@@ -25,15 +25,17 @@ FACTS_SCHEMA = 2
 # requirement moved from another file is no new lock. files v3, tests_ci v6, verdict v8: a
 # change that rewords only messages (analyzers/message_text) owes no test and is no core logic.
 # symbols v4: a parameter's default changed (`default-changed`); verdict v9: a public one counts.
+# dependencies v5 / risks v7: a move marked once (`moved_from`, `moved_changed`), and the risk
+# rule reads that mark.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "3",
     "tests_ci": "6",
-    "dependencies": "4",
+    "dependencies": "5",
     "symbols": "4",
     "references": "7",
     "discussion": "3",
-    "risks": "6",
+    "risks": "7",
     "verdict": "9",
 }
 

@@ -192,6 +192,14 @@ class DependencyChange(_Fact):
     replaces: list[str] = Field(default_factory=new_list)
     # A build switch in setup.py that chooses this specifier (``IS_RELEASE`` / ``not IS_RELEASE``).
     condition: str | None = None
+    # "added" here and removed by the same PR from these paths, for the same users: the
+    # declaration moved (setup.py to pyproject.toml, one extra to another), the likeliest place
+    # first. Decided once, by the dependencies analyzer; each place it left holds a "removed"
+    # change of this package.
+    moved_from: list[str] = Field(default_factory=new_list)
+    # a move whose versions or markers changed on the way from its first place (``==24.1`` there,
+    # ``==25.1`` here)
+    moved_changed: bool = False
 
 
 class DependencyFinding(_Fact):

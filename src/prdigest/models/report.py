@@ -167,6 +167,9 @@ class DependencyHistoryItem(PrintablePart):
     path: str
     before: str | None = None
     after: str | None = None
+    moved_from: list[str] = Field(
+        default_factory=new_list, description="the files this PR moved the declaration from (removed there, added here)"
+    )
     previous: LedgerStep | None = Field(default=None, description="the last earlier merged change (same file)")
     next: LedgerStep | None = Field(default=None, description="the first later merged change (same file)")
     merged: bool = Field(default=True, description="false: this PR is not merged, so it is not in the ledger")

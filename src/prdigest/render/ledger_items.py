@@ -32,6 +32,9 @@ def _change(change: DependencyChange, lab: Labels) -> str:
     table = lab.tables["ledger"]
     before = _spec(change.before, change.package, lab)
     after = _spec(change.after, change.package, lab)
+    if change.before is None and change.moved_from:
+        source = "`, `".join(path.replace("`", "'") for path in change.moved_from)
+        return table["moved"].format(after=after, source=source)
     if change.before is None:
         return table["added"].format(after=after)
     if change.after is None:
@@ -63,6 +66,7 @@ def history_items(
                 path=change.path,
                 before=change.before,
                 after=change.after,
+                moved_from=change.moved_from,
                 previous=previous,
                 next=following,
                 merged=merged,

@@ -58,7 +58,17 @@ class Labels:
         return self.lookup("relations", relation)
 
     def module(self, module: str) -> str:
-        return self.lookup("modules", module) if module else self.text("none_identified")
+        """A module in prose: the rules' modules by their label; a code module (a directory)
+        by its name, as code ("the `dependencies` module") when that name is one of the
+        report's own words, so "Change dependencies" does not read as a package change."""
+        if not module:
+            return self.text("none_identified")
+        table = self.tables["modules"]
+        if module in table:
+            return table[module]
+        if module.lower() in self.text("section_words").split():
+            return self.text("code_module").format(module=f"`{module}`")
+        return module
 
     def join(self, items: list[str]) -> str:
         return self.text("list_separator").join(items)

@@ -142,13 +142,16 @@ def test_a_pin_moved_from_another_file_is_no_new_lock() -> None:
 
     added = DependencyChange(path="pyproject.toml", package="black", after="black==25.1.0", kinds=["added"])
     assert "version-lock" in tags_for([added])
-    moved_from = DependencyChange(
-        path="requirements-docs.txt", package="black", before="black==25.1.0", kinds=["removed"]
-    )
-    assert "version-lock" not in tags_for([added, moved_from])
-    # a pin that changes on the way is still new
-    older = DependencyChange(path="requirements-docs.txt", package="black", before="black==24.1.0", kinds=["removed"])
-    assert "version-lock" in tags_for([added, older])
+    left = DependencyChange(path="requirements-docs.txt", package="black", before="black==25.1.0", kinds=["removed"])
+    # the analyzer's mark decides: moved unchanged is no new lock ...
+    moved = added.model_copy(update={"moved_from": ["requirements-docs.txt"]})
+    assert "version-lock" not in tags_for([moved, left])
+    # ... a pin that changes on the way still is ...
+    changed = added.model_copy(update={"moved_from": ["requirements-docs.txt"], "moved_changed": True})
+    assert "version-lock" in tags_for([changed, left.model_copy(update={"before": "black==24.1.0"})])
+    # ... and the same pin removed elsewhere without the mark (a development list's package made
+    # a requirement of the package: new to its users) is a lock too
+    assert "version-lock" in tags_for([added, left])
 
 
 HUMMING_PATCH = """@@ -10,10 +10,3 @@

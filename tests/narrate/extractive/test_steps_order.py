@@ -199,3 +199,29 @@ def test_declarations_moved_out_of_a_deleted_file_are_a_move_not_new_dependencie
     assert "Add click" not in steps
     # what is new stays new
     assert "`rich` added in `pyproject.toml`" in steps or "Add rich" in steps, steps
+
+
+def test_a_code_module_named_like_a_section_is_named_as_code() -> None:
+    # a package directory called `dependencies` (fastapi has one): "Change dependencies" would
+    # read as a change of the project's requirements
+    before = "def solve(call):\n    return call()\n"
+    after = "def solve(call, cache=None):\n    return call()\n"
+    pr = PullRequest(
+        repository=REPO,
+        number=13,
+        title="Cache solved dependencies",
+        files=[
+            _python_change("widgets/dependencies/utils.py", before, after),
+            _python_change(
+                "widgets/routing/core.py",
+                "def route(path):\n    return path\n",
+                "def route(path):\n    return path.strip()\n",
+            ),
+        ],
+    )
+    en = [s.title for s in _narrate(pr, lang="en").implementation]
+    assert "Change the `dependencies` module" in en, en
+    assert "Change dependencies" not in en
+    assert "Change routing" in en, en  # other module names stay as they are
+    zh = [s.title for s in _narrate(pr, lang="zh").implementation]
+    assert "修改 `dependencies` 模块" in zh, zh

@@ -17,6 +17,7 @@ from prdigest.analyzers.dependencies.admission import (
 from prdigest.analyzers.dependencies.change_kinds import change_kinds
 from prdigest.analyzers.dependencies.conflicts import variant_conflicts
 from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
+from prdigest.analyzers.dependencies.moves import mark_moves
 from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
 from prdigest.analyzers.dependencies.requirement_lines import strip_comment
 from prdigest.analyzers.dependencies.scopes import dynamic_file_scopes, installs_own_checkout, scope_of
@@ -170,7 +171,7 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
     findings.extend(variant_conflicts(all_declarations))
     findings.extend(duplicated_rewrites(pr))
     findings.extend(duplicated_pins(changes))
-    return DependenciesFacts(changes=changes, findings=findings)
+    return DependenciesFacts(changes=mark_moves(changes), findings=findings)
 
 
 def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
@@ -180,4 +181,4 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
 
 ANALYZER = Analyzer(
     name="dependencies", version=DEFAULT_VERSIONS["dependencies"], run=_run, requires=("files",)
-)  # v4: scope of plain requirement files
+)  # v4: scope of plain requirement files; v5: moves marked (moved_from)

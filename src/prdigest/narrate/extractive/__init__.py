@@ -15,6 +15,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 #     reader's language, brief without code, code edits in words, each fact once
 # v9: one-liners from the facts in every language
 # v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
+# v15: dependency moves read from the analyzer's mark (moved_from), with versions changed on the way
+# v15 also: messages-only and changed-default one-liners, a third file named instead of "and 1 more"
 EXTRACTIVE_VERSION = "extractive-v15"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

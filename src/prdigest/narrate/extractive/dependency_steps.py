@@ -22,32 +22,34 @@ class DependencyGroup:
     changes: list[DependencyChange] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)  # where the change happened ("moved": the new place)
     from_paths: list[str] = field(default_factory=list)  # "moved": where it was removed
+    moved_changed: bool = False  # "moved": its versions or markers changed on the way
 
 
 def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> list[DependencyChange]:
     """Dependency changes that say something beyond the file they sit in: a deleted file's
     "removed" packages go with the file, and so do a new image's or script's installs.
 
-    A deleted file's removal is kept when the same package, for the same users (scope), is
-    added elsewhere: the declaration moved (setup.py to pyproject.toml), and without its old
-    place the new one would read as a new dependency."""
+    A deleted file's removal is kept when an addition the narration keeps moved from it (the
+    analyzer's `moved_from`): without its old place the new one would read as a new dependency."""
     status = {f.path: f.status for f in files}
-    added_elsewhere = {_moved_key(c) for c in changes if main_kind(c) == "added"}
-    kept = []
-    for change in changes:
+
+    def own(change: DependencyChange) -> bool:
         file_status = status.get(change.path, "modified")
         if file_status == "removed":
-            if main_kind(change) == "removed" and _moved_key(change) in added_elsewhere:
-                kept.append(change)
-            continue
-        if file_status == "added" and change.source_kind not in _MANIFEST_KINDS:
-            continue
-        kept.append(change)
-    return kept
+            return False
+        return file_status != "added" or change.source_kind in _MANIFEST_KINDS
+
+    sources = _move_sources([c for c in changes if own(c)])
+    return [c for c in changes if own(c) or _is_source(c, sources)]
 
 
-def _moved_key(change: DependencyChange) -> tuple[str, str]:
-    return (change.package.lower(), change.scope)
+def _move_sources(changes: list[DependencyChange]) -> set[tuple[str, str]]:
+    """(package, path) of every place an addition among ``changes`` moved from."""
+    return {(c.package, path) for c in changes for path in c.moved_from}
+
+
+def _is_source(change: DependencyChange, sources: set[tuple[str, str]]) -> bool:
+    return change.after is None and (change.package, change.path) in sources
 
 
 def _key(change: DependencyChange) -> tuple[str, ...]:
@@ -59,45 +61,60 @@ def _key(change: DependencyChange) -> tuple[str, ...]:
     return (kind, change.package.lower(), before, after)
 
 
+def _moves(changes: list[DependencyChange]) -> list[DependencyGroup]:
+    """One "moved" group per package the analyzer marked as moved (its additions with
+    `moved_from` and the removals they left), packages moved alike (same files, same extras,
+    versions unchanged) merged into one."""
+    additions: OrderedDict[str, list[DependencyChange]] = OrderedDict()
+    for change in changes:
+        if change.moved_from:
+            additions.setdefault(change.package, []).append(change)
+    groups: list[DependencyGroup] = []
+    for package, added in additions.items():
+        sources = _move_sources(added)
+        removed = [c for c in changes if _is_source(c, sources)]
+        if not removed:
+            continue  # the place it left is not told (e.g. a CI tool): the addition stands alone
+        members = removed + added
+        changed = any(c.moved_changed for c in added)
+        same_move = next(
+            (
+                g
+                for g in groups
+                if not changed
+                and not g.moved_changed
+                and g.paths == _paths(added)
+                and g.from_paths == _paths(removed)
+                and _extras(g.changes, "removed") == _extras(removed, "removed")
+                and _extras(g.changes, "added") == _extras(added, "added")
+            ),
+            None,
+        )
+        if same_move is not None:
+            same_move.packages.append(package)
+            same_move.changes.extend(members)
+            continue
+        groups.append(
+            DependencyGroup(
+                kind="moved",
+                packages=[package],
+                changes=members,
+                paths=_paths(added),
+                from_paths=_paths(removed),
+                moved_changed=changed,
+            )
+        )
+    return groups
+
+
 def group_dependencies(changes: list[DependencyChange]) -> list[DependencyGroup]:
+    groups = _moves(changes)
+    moved = {id(c) for g in groups for c in g.changes}
     by_key: OrderedDict[tuple[str, ...], list[DependencyChange]] = OrderedDict()
     for change in changes:
-        by_key.setdefault(_key(change), []).append(change)
-    groups: list[DependencyGroup] = []
-    moved: set[tuple[str, ...]] = set()
+        if id(change) not in moved:
+            by_key.setdefault(_key(change), []).append(change)
     for key, members in by_key.items():
-        if key[0] == "removed" and ("added", *key[1:]) in by_key:
-            added = by_key[("added", *key[1:])]
-            moved.update({key, ("added", *key[1:])})
-            # packages moved the same way (same files, same extras) are one step
-            same_move = next(
-                (
-                    g
-                    for g in groups
-                    if g.kind == "moved"
-                    and g.paths == _paths(added)
-                    and g.from_paths == _paths(members)
-                    and _extras(g.changes, "removed") == _extras(members, "removed")
-                    and _extras(g.changes, "added") == _extras(added, "added")
-                ),
-                None,
-            )
-            if same_move is not None:
-                same_move.packages.append(members[0].package)
-                same_move.changes.extend(members + added)
-                continue
-            groups.append(
-                DependencyGroup(
-                    kind="moved",
-                    packages=[members[0].package],
-                    changes=members + added,
-                    paths=_paths(added),
-                    from_paths=_paths(members),
-                )
-            )
-    for key, members in by_key.items():
-        if key in moved:
-            continue
         paths = _paths(members)
         same = next(
             (
@@ -146,25 +163,7 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
     named = [ph.code(p) for p in group.packages]
     packages = join_more(named[:MAX_PACKAGES], len(named) - MAX_PACKAGES, ph)
     if group.kind == "moved":
-        source, target = _extras(group.changes, "removed"), _extras(group.changes, "added")
-        if group.paths == group.from_paths and (source or target) and source != target:
-            # within one manifest: from one extra (or the main list) to another
-            main = ph.say("dependency", "main_list")
-            return ph.say(
-                "dependency",
-                "moved_extra",
-                packages=packages,
-                path=where(group.paths, group.changes, ph),
-                source=ph.join([ph.code(e) for e in source]) or main,
-                target=ph.join([ph.code(e) for e in target]) or main,
-            )
-        return ph.say(
-            "dependency",
-            "moved",
-            packages=packages,
-            source=where(group.from_paths, group.changes, ph),
-            target=where(group.paths, group.changes, ph),
-        )
+        return _moved_clause(group, packages, ph)
     if len(group.changes) == 1:
         return dependency_fact(group.changes[0], ph)
     place = where(group.paths, group.changes, ph)
@@ -183,6 +182,42 @@ def group_clause(group: DependencyGroup, ph: Phrases) -> str:
         before=specifier(first.before, first.package) or ph.say("dependency", "any_version"),
         after=specifier(first.after, first.package) or ph.say("dependency", "any_version"),
     )
+
+
+def _moved_clause(group: DependencyGroup, packages: str, ph: Phrases) -> str:
+    source, target = _extras(group.changes, "removed"), _extras(group.changes, "added")
+    if group.paths == group.from_paths and (source or target) and source != target:
+        # within one manifest: from one extra (or the main list) to another
+        main = ph.say("dependency", "main_list")
+        text = ph.say(
+            "dependency",
+            "moved_extra",
+            packages=packages,
+            path=where(group.paths, group.changes, ph),
+            source=ph.join([ph.code(e) for e in source]) or main,
+            target=ph.join([ph.code(e) for e in target]) or main,
+        )
+    else:
+        text = ph.say(
+            "dependency",
+            "moved",
+            packages=packages,
+            source=where(group.from_paths, group.changes, ph),
+            target=where(group.paths, group.changes, ph),
+        )
+    if not group.moved_changed:
+        return text
+    # a move that also changed the versions says so: the move alone would hide a bump
+    added = next(c for c in group.changes if c.moved_changed)
+    left = next(c for c in group.changes if _is_source(c, {(added.package, added.moved_from[0])}))
+    any_version = ph.say("dependency", "any_version")
+    versions = ph.say(
+        "dependency",
+        "moved_versions",
+        before=specifier(left.before, left.package) or any_version,
+        after=specifier(added.after, added.package) or any_version,
+    )
+    return ph.tables["quote"]["clause_sep"].join([text, versions])
 
 
 def group_title(group: DependencyGroup, ph: Phrases) -> str:

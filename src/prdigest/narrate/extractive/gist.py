@@ -152,6 +152,9 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
     if len(packages) > 1:
         shown = [ph.code(p) for p in packages[:3]]
         return ph.say("gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - 3, ph))
+    moved = next((c for c in changes if c.moved_from), None)
+    if moved is not None and (text := _moved(moved, changes, ph)) is not None:
+        return text
     change = changes[0]
     if change.before is None:
         return ph.say("gist", "dependency_added", requirement=ph.code((change.after or "").split("#")[0].strip()))
@@ -175,6 +178,50 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
     if change.newly_excluded:
         text += ph.say("gist", "dependency_excludes", versions=ph.join(change.newly_excluded[:3]))
     return text
+
+
+def _moved(moved: DependencyChange, changes: list[DependencyChange], ph: Phrases) -> str | None:
+    """One package moved (the analyzer's mark): from where to where, and its versions when
+    they changed on the way; None when the place it left is not among the changes."""
+    left = sorted(
+        (c for c in changes if c.after is None and c.path in moved.moved_from),
+        key=lambda c: moved.moved_from.index(c.path),  # the likeliest place first
+    )
+    if not left:
+        return None
+    if left[0].path == moved.path:
+        # between two lists of one manifest: named by their extras or groups
+        main = ph.say("dependency", "main_list")
+        text = ph.say(
+            "gist",
+            "dependency_moved_within",
+            package=ph.code(moved.package),
+            source=_list_name(left[0].group, ph) or main,
+            target=_list_name(moved.group, ph) or main,
+            path=ph.code(moved.path),
+        )
+    else:
+        text = ph.say(
+            "gist",
+            "dependency_moved",
+            package=ph.code(moved.package),
+            source=ph.join([ph.code(c.path) for c in left]),
+            target=ph.code(moved.path),
+        )
+    if not moved.moved_changed:
+        return text
+    any_version = ph.say("dependency", "any_version")
+    return text + ph.say(
+        "gist",
+        "dependency_moved_versions",
+        before=ph.code(specifier(left[0].before, left[0].package) or any_version),
+        after=ph.code(specifier(moved.after, moved.package) or any_version),
+    )
+
+
+def _list_name(group: str | None, ph: Phrases) -> str | None:
+    """`test` of ``extra:test`` / ``group:test``; None for the main list."""
+    return ph.code(group.split(":", 1)[1]) if group and ":" in group else None
 
 
 def _version(facts: Facts, ph: Phrases) -> str | None:

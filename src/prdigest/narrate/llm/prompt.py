@@ -277,6 +277,9 @@ def _facts_text(
             notes.append(f"replaced by {dep.replaced_by}")
         if dep.replaces:
             notes.append(f"replaces {', '.join(dep.replaces)}")
+        if dep.moved_from:
+            changed = "versions changed on the way" if dep.moved_changed else "versions unchanged"
+            notes.append(f"moved from {', '.join(dep.moved_from)}, {changed}")
         line = f"dependency {dep.package} in {dep.path}: {dep.before or '-'} → {dep.after or '-'} ({'; '.join(notes)})"
         if dep.newly_admitted:
             line += f"; newly admitted versions: {', '.join(dep.newly_admitted)}"
