@@ -17,7 +17,11 @@ from prdigest.store.facts_store import get_facts
 
 def analyzed_history(repo: GitRepoBuilder, repository: str, database: Path) -> Store:
     """`repo` synced as `repository` into the SQLite file `database`, every PR analyzed."""
-    store = Store.open(f"sqlite:///{database}")
+    return analyze_history(Store.open(f"sqlite:///{database}"), repo, repository)
+
+
+def analyze_history(store: Store, repo: GitRepoBuilder, repository: str) -> Store:
+    """`repo` synced as `repository` into an open `store` (any backend), every PR analyzed."""
     sync_source(store, GitSource(repo.path, GitSyncOptions(repository=repository)))
     assert analyze_selected(store, AnalyzeRequest()).failed == []
     return store

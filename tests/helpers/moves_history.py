@@ -16,11 +16,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tests.helpers.analyzed import analyze_history
 from tests.helpers.gitrepo import GitRepoBuilder
 
-from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
-from prdigest.pipeline.sync import sync_source
-from prdigest.sources.git import GitSource, GitSyncOptions
 from prdigest.store import Store
 
 REPO = "example-org/moves"
@@ -108,8 +106,4 @@ def build_moves_history(root: Path) -> GitRepoBuilder:
 
 def moves_store(root: Path, store: Store) -> Store:
     """The history synced and analyzed into ``store``."""
-    repo = build_moves_history(root)
-    sync_source(store, GitSource(repo.path, GitSyncOptions(repository=REPO)))
-    stats = analyze_selected(store, AnalyzeRequest())
-    assert stats.failed == []
-    return store
+    return analyze_history(store, build_moves_history(root), REPO)

@@ -8,14 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.helpers.analyzed import analyzed_history, stored_facts
 from tests.helpers.gitrepo import GitRepoBuilder
 
 from prdigest.models.facts import DependencyChange
-from prdigest.pipeline.analyze_selected import AnalyzeRequest, analyze_selected
-from prdigest.pipeline.sync import sync_source
-from prdigest.sources.git import GitSource, GitSyncOptions
 from prdigest.store import Store
-from prdigest.store.facts_store import get_facts
 
 REPO = "example-org/reqs"
 EDITABLE, TEST_NAMED, READ_BY_PYPROJECT, PLAIN = 1, 2, 3, 4
@@ -61,15 +58,11 @@ def _history(root: Path) -> GitRepoBuilder:
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     root = tmp_path_factory.mktemp("reqs")
     repo = _history(root / "repo")
-    opened = Store.open(f"sqlite:///{root / 'reqs.db'}")
-    sync_source(opened, GitSource(repo.path, GitSyncOptions(repository=REPO)))
-    assert analyze_selected(opened, AnalyzeRequest()).failed == []
-    return opened
+    return analyzed_history(repo, REPO, root / "reqs.db")
 
 
 def _change(store: Store, number: int, package: str) -> DependencyChange:
-    facts = get_facts(store, REPO, number)
-    assert facts is not None
+    facts = stored_facts(store, REPO, number)
     found = [c for c in facts.dependencies.changes if c.package == package]
     assert len(found) == 1, facts.dependencies.changes
     return found[0]
