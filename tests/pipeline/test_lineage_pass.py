@@ -211,6 +211,26 @@ def test_follow_ups_by_todo_and_by_deferred_relaxation(tmp_path: Path, store: St
     assert _facts(store, 62).lineage.is_empty()
 
 
+def test_a_cap_moved_to_another_file_as_it_was_is_not_its_relaxation(tmp_path: Path, store: Store) -> None:
+    repo = _start(tmp_path)
+    repo.squash_pr(
+        60,
+        "Cap the kernel library",
+        {"requirements.txt": "kern-cuda13x<14.1.0\n"},
+        body="14.1.0 breaks the import. We should relax this once 14.1.1 ships.",
+    )
+    pyproject = '[project]\nname = "kernels"\nversion = "1.0"\ndependencies = [\n    "{requirement}",\n]\n'
+    moved = {"requirements.txt": None, "pyproject.toml": pyproject.format(requirement="kern-cuda13x<14.1.0")}
+    repo.squash_pr(61, "Declare dependencies in pyproject.toml", moved)
+    relaxed = {"pyproject.toml": pyproject.format(requirement="kern-cuda13x!=14.1.0")}
+    repo.squash_pr(62, "Allow the fixed kernel release", relaxed)
+    _analyzed(store, repo)
+
+    (added,) = [c for c in _facts(store, 61).dependencies.changes if c.after]
+    assert added.moved_from == ["requirements.txt"]
+    assert [(f.number, f.matched_by) for f in _facts(store, 60).lineage.followed_up_by] == [(62, "dependency")]
+
+
 def test_pass_is_stable_and_clears_stale_lineage(tmp_path: Path, store: Store) -> None:
     repo = _start(tmp_path)
     first = repo.squash_pr(80, "Add X", {"x.py": "x = 1\n"})
