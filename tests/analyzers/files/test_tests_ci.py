@@ -65,6 +65,16 @@ def test_source_without_tests(analyze: Analyze) -> None:
     assert not flags.ci_only
 
 
+def test_deleting_source_owes_no_regression_test(analyze: Analyze) -> None:
+    removed = "@@ -1,2 +0,0 @@\n-def migrate():\n-    return 1\n"
+    gone = FileChange(path="src/tool/migrate.py", status=FileStatus.REMOVED, deletions=2, patch=removed)
+    facts = analyze(gone)
+    assert facts.tests_ci.source_changed
+    assert not facts.tests_ci.missing_tests
+    kept = FileChange(path="src/tool/run.py", additions=3)
+    assert analyze(gone, kept).tests_ci.missing_tests  # code that stays still owes one
+
+
 def test_source_with_tests(analyze: Analyze) -> None:
     facts = analyze(
         FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),
