@@ -13,7 +13,7 @@ from prdigest.store import Store
 from prdigest.words import CATALOG
 
 REPO = "example-org/pool"
-CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE = 1, 2, 3, 4, 5, 6, 7
+CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE, SQUASHED = 1, 2, 3, 4, 5, 6, 7, 8
 GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
 PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
 CACHED = (
@@ -47,6 +47,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(SETTINGS, "Split the settings", settings)
     usage = "# Usage\n\n```python\nr = pool.get(1)\nassert r == 1\n```\n"
     repo.squash_pr(USAGE, "Show how to get", {"docs/usage.md": usage, "src/pool/core.py": PORTED + "# done\n"})
+    squashed = "* Parse the port as a number\n\n* Reject a port outside the valid range of values\n"
+    ranged = PORTED.replace("return int(value)", "port = int(value)\n    assert 0 < port < 65536\n    return port")
+    repo.squash_pr(SQUASHED, "Parse the port as a number", {"src/pool/core.py": ranged}, body=squashed)
     repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "pool.db")
 
@@ -96,3 +99,11 @@ def test_more_files_counts_the_rest_in_english_and_all_in_chinese(store: Store) 
 def test_code_in_documentation_is_not_told_as_an_edit(store: Store) -> None:
     assert "assert" not in _one_line(store, USAGE, "en")
     assert "assert" not in _one_line(store, USAGE, "zh")
+
+
+def test_a_body_sentence_that_repeats_the_title_is_no_summary(store: Store) -> None:
+    report = report_for(store, REPO, SQUASHED, CATALOG.lang("en"), "full", None)
+    assert "Parse the port as a number" not in report.summary.one_line
+    assert "`port`" in report.summary.one_line
+    assert "Parse the port as a number" not in report.motivation
+    assert "Reject a port outside the valid range of values" in report.motivation

@@ -12,6 +12,7 @@ from prdigest.narrate.extractive.text import (
     commit_points,
     covered_by,
     key_sentences,
+    repeats_title,
     sentences,
     shorten,
 )
@@ -27,8 +28,8 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     count = 3 if length == "full" else 1
     paragraphs = body_sections(pr.body, pr.repository).motivation
     lead = quoted_lead(pr, ph)
-    # The one-line summary already quotes `lead`; say something else here.
-    others = [s for s in sentences(paragraphs) if not covered_by(s, lead)]
+    # The one-line summary already quotes `lead`, and the header shows the title; say something else here.
+    others = [s for s in sentences(paragraphs) if not covered_by(s, lead) and not repeats_title(s, pr.title)]
     quoted = key_sentences(others, count)
     parts: list[str] = []
     if quoted:

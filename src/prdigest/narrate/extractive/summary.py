@@ -11,7 +11,7 @@ from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, short_dependency
 from prdigest.narrate.extractive.gist import fact_summary
-from prdigest.narrate.extractive.text import clean_title, summary_sentence
+from prdigest.narrate.extractive.text import clean_title, repeats_title, summary_sentence
 from prdigest.words import Phrases
 
 # The title already says the kind of change when it carries one of these words.
@@ -36,13 +36,19 @@ def in_reader_script(text: str, ph: Phrases) -> bool:
 def quoted_lead(pr: PullRequest, ph: Phrases) -> str | None:
     """The author's summary sentence when the one-line summary quotes it (it is in the reader's
     language), so the other sections do not quote it again; else None."""
-    sentence = summary_sentence(pr.body, repository=pr.repository)
+    sentence = _summary_sentence(pr)
     return sentence if sentence and in_reader_script(sentence, ph) else None
+
+
+def _summary_sentence(pr: PullRequest) -> str | None:
+    """The body's summary sentence, unless it only repeats the title."""
+    sentence = summary_sentence(pr.body, repository=pr.repository)
+    return None if sentence is None or repeats_title(sentence, pr.title) else sentence
 
 
 def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     title = clean_title(pr.title)
-    sentence = summary_sentence(pr.body, repository=pr.repository)
+    sentence = _summary_sentence(pr)
     # No summary sentence in the reader's language: the facts say what changed (and why, when
     # they know); the title is only the last resort, when the facts say nothing.
     if sentence is None or not in_reader_script(sentence, ph):

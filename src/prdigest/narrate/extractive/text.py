@@ -240,6 +240,16 @@ def _usable_summary(sentence: str) -> bool:
     )
 
 
+def repeats_title(sentence: str, title: str) -> bool:
+    """Whether a body sentence only says the title again (a squash message's first bullet is
+    often the title): quoting it tells the reader nothing the header did not."""
+
+    def plain(text: str) -> str:
+        return " ".join(text.casefold().split()).strip(" .:：!。")
+
+    return plain(sentence) == plain(clean_title(title))
+
+
 def covered_by(sentence: str, lead: str | None) -> bool:
     """Whether `lead` (a shortened quote) already says `sentence`."""
     if not lead:
