@@ -17,7 +17,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
 # v15: dependency moves read from the analyzer's mark (moved_from), with versions changed on the way
 # v15 also: messages-only and changed-default one-liners, a third file named instead of "and 1 more"
-# v16: a body sentence that only repeats the title is neither the one-liner nor the motivation
+# v16: a body sentence that only repeats the title is neither the one-liner nor the motivation;
+#      "cache" in a title is an improvement only as its first word
 EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

@@ -26,7 +26,9 @@ _ACTIONS = (
     ("fix", r"fix\w*|correct\w*|resolv\w+|repair\w*|bug\w*|crash\w*|regression"),
     ("remove", r"remov\w+|drop\w*|delet\w+|disabl\w+|unused"),
     ("refactor", r"refactor\w*|mov(?:e|es|ed|ing)|renam\w+|clean\w*|simplif\w+|split\w*|extract\w*|unif\w+"),
-    ("improve", r"improv\w+|optimi[sz]\w*|speed\w*|faster|perf\w*|reduc\w+|cach\w+"),
+    # "cache" is a verb only as the first word ("Cache the parsed grammar"), elsewhere a noun
+    # ("Ignore permission errors when reading cache")
+    ("improve", r"improv\w+|optimi[sz]\w*|speed\w*|faster|perf\w*|reduc\w+|^cach\w+"),
     ("add", r"add(?:s|ed|ing)?|introduc\w+|support\w*|implement\w*|expos\w+|enabl\w+|allow\w*|new|initial"),
     ("change", r"updat\w+|upgrad\w+|bump\w*|chang\w+|switch\w*|replac\w+|us(?:e|es|ed|ing)|mak\w+"),
 )
