@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from prdigest.analyzers.behaviour import file_changes_behaviour, is_revert, is_typo_fix
+from prdigest.analyzers.ci_actions import action_changes
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.file_rules import rules_for
@@ -292,6 +293,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         ci_files=ci_files,
         ci_jobs=jobs,
         ci_only=bool(ci_files) and all(rules.is_ci(f.path) for f in relevant),
+        ci_actions=action_changes([by_path[p] for p in ci_files if p in by_path]),
     )
 
 

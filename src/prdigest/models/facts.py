@@ -217,6 +217,15 @@ class DependenciesFacts(_Fact):
 # --- tests and CI ----------------------------------------------------------------------
 
 
+class CIActionChange(_Fact):
+    """A CI action moved to another version (``actions/setup-python`` ``v6.3.0`` → ``v7.0.0``)."""
+
+    action: str
+    before: str
+    after: str
+    count: int = 1  # workflow lines that make the change
+
+
 class TestsCIFacts(_Fact):
     source_changed: bool = False
     tests_changed: bool = False
@@ -233,6 +242,7 @@ class TestsCIFacts(_Fact):
     ci_files: list[str] = Field(default_factory=new_list)
     ci_jobs: list[str] = Field(default_factory=new_list)  # job names / patterns touched
     ci_only: bool = False
+    ci_actions: list[CIActionChange] = Field(default_factory=new_list)  # versions of CI actions changed
 
 
 # --- references and lineage ------------------------------------------------------------

@@ -75,6 +75,31 @@ def test_deleting_source_owes_no_regression_test(analyze: Analyze) -> None:
     assert analyze(gone, kept).tests_ci.missing_tests  # code that stays still owes one
 
 
+ACTIONS_PATCH = """@@ -5,12 +5,12 @@ jobs:
+   lint:
+     steps:
+-      - uses: actions/checkout@v4
++      - uses: actions/checkout@v5
+-      - uses: actions/setup-python@ece7cb06caefa5fff74198d8649806c4678c61a1 # v6.3.0
++      - uses: actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0
+       - run: tox
+   docs:
+     steps:
+-      - uses: actions/setup-python@ece7cb06caefa5fff74198d8649806c4678c61a1 # v6.3.0
++      - uses: actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0
+-      - uses: actions/cache@v4
+       - run: make docs
++      - uses: actions/cache@v4
+"""
+
+
+def test_ci_action_versions_are_read_with_their_release_comment(analyze: Analyze) -> None:
+    workflow = FileChange(path=".github/workflows/ci.yml", additions=6, deletions=6, patch=ACTIONS_PATCH)
+    moved = [(a.action, a.before, a.after, a.count) for a in analyze(workflow).tests_ci.ci_actions]
+    # the cache step only moved: its version did not change
+    assert moved == [("actions/setup-python", "v6.3.0", "v7.0.0", 2), ("actions/checkout", "v4", "v5", 1)]
+
+
 def test_source_with_tests(analyze: Analyze) -> None:
     facts = analyze(
         FileChange(path="vllm/v1/core/sched/scheduler.py", additions=10),

@@ -13,7 +13,8 @@ from prdigest.store import Store
 from prdigest.words import CATALOG
 
 REPO = "example-org/pool"
-CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE, SQUASHED = 1, 2, 3, 4, 5, 6, 7, 8
+CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE, SQUASHED, ACTION = 1, 2, 3, 4, 5, 6, 7, 8, 9
+WORKFLOW = "on: [push]\njobs:\n  test:\n    steps:\n      - uses: actions/checkout@{ref}\n      - run: tox\n"
 GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
 PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
 CACHED = (
@@ -32,6 +33,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
             "src/pool/core.py": "def connect(host):\n    return host\n",
             "src/pool/cache.py": CACHED,
             "tools/check.py": "def check(pool):\n    assert pool.size > 0\n    return True\n",
+            ".github/workflows/test.yml": WORKFLOW.format(ref="v4"),
         },
         "Initial",
     )
@@ -50,6 +52,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     squashed = "* Parse the port as a number\n\n* Reject a port outside the valid range of values\n"
     ranged = PORTED.replace("return int(value)", "port = int(value)\n    assert 0 < port < 65536\n    return port")
     repo.squash_pr(SQUASHED, "Parse the port as a number", {"src/pool/core.py": ranged}, body=squashed)
+    repo.squash_pr(
+        ACTION, "Bump actions/checkout from 4 to 5", {".github/workflows/test.yml": WORKFLOW.format(ref="v5")}
+    )
     repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "pool.db")
 
@@ -107,3 +112,8 @@ def test_a_body_sentence_that_repeats_the_title_is_no_summary(store: Store) -> N
     assert "`port`" in report.summary.one_line
     assert "Parse the port as a number" not in report.motivation
     assert "Reject a port outside the valid range of values" in report.motivation
+
+
+def test_a_ci_action_bump_says_which_action_moved_where(store: Store) -> None:
+    assert _one_line(store, ACTION, "en") == "Moves the CI action `actions/checkout` from `v4` to `v5`"
+    assert _one_line(store, ACTION, "zh") == "将 CI 动作 `actions/checkout` 由 `v4` 改为 `v5`"

@@ -18,7 +18,7 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v15: dependency moves read from the analyzer's mark (moved_from), with versions changed on the way
 # v15 also: messages-only and changed-default one-liners, a third file named instead of "and 1 more"
 # v16: a body sentence that only repeats the title is neither the one-liner nor the motivation;
-#      "cache" in a title is an improvement only as its first word
+#      "cache" in a title is an improvement only as its first word; CI action bumps named
 EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

@@ -113,6 +113,21 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     if shape == "docs-only":
         return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
     if shape == "ci-only":
+        moved = facts.tests_ci.ci_actions
+        if moved:
+            first = moved[0]
+            text = ph.say(
+                "gist",
+                "ci_action" if first.count > 1 else "ci_action_once",
+                action=ph.code(first.action),
+                before=ph.code(first.before),
+                after=ph.code(first.after),
+                count=first.count,
+            )
+            if len(moved) > 1:
+                more = "ci_action_more" if len(moved) > 2 else "ci_action_more_one"
+                text = ph.say("gist", more, text=text, count=len(moved) - 1, total=len(moved))
+            return text, False
         jobs = facts.tests_ci.ci_jobs
         if jobs:
             shown = join_more([ph.code(j) for j in jobs[:3]], len(jobs) - 3, ph)
