@@ -24,13 +24,14 @@ FACTS_SCHEMA = 2
 # exact pin worded as a pin); dependencies v4: requirements scopes; risks v6: a capped or pinned
 # requirement moved from another file is no new lock. files v3, tests_ci v6, verdict v8: a
 # change that rewords only messages (analyzers/message_text) owes no test and is no core logic.
+# references v8, tests_ci v7: a squashed branch's revert of its own step is no revert.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "3",
-    "tests_ci": "6",
+    "tests_ci": "7",
     "dependencies": "4",
     "symbols": "3",
-    "references": "7",
+    "references": "8",
     "discussion": "3",
     "risks": "6",
     "verdict": "8",
