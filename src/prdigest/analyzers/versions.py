@@ -25,12 +25,13 @@ FACTS_SCHEMA = 2
 # requirement moved from another file is no new lock. files v3, tests_ci v6, verdict v8: a
 # change that rewords only messages (analyzers/message_text) owes no test and is no core logic.
 # references v8, tests_ci v7: a squashed branch's revert of its own step is no revert.
+# symbols v4: "now raises X" only when the function raised X nowhere before (handlers alike).
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "3",
     "tests_ci": "7",
     "dependencies": "4",
-    "symbols": "3",
+    "symbols": "4",
     "references": "8",
     "discussion": "3",
     "risks": "6",

@@ -146,7 +146,7 @@ def test_registered_analyzer_runs_after_the_real_files_analyzer(build: Any) -> N
     key_paths = {f.path for f in facts.files.key_files()} or {"pkg/build.py", "requirements/cuda.txt"}
     assert {e.path for e in facts.symbols.excerpts} <= key_paths
     assert any(e.symbol == "rebuild" for e in facts.symbols.excerpts)
-    assert facts.analyzer_versions["symbols"] == "3"
+    assert facts.analyzer_versions["symbols"] == "4"
 
 
 def test_patch_only_excerpt_names_symbol_from_hunk_header(build: Any) -> None:
