@@ -215,7 +215,7 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
 # The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
 # edits a comment, it removes no function.
 _ACTION_CHANGE = {"add": "added", "remove": "removed"}
-_ON_EXISTING = frozenset({"fix", "refactor", "improve", "restore"})
+_ON_EXISTING = frozenset({"fix", "refactor", "improve"})  # a restore brings back what went
 
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
