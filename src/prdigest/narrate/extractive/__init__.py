@@ -16,7 +16,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v9: one-liners from the facts in every language
 # v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
 # v16: the title's verb only where it is one (not "optimizer", not in code, weak verbs first
-#      only); "Refactors/Fixes `f`" only for an `f` that was there
+#      only); "Refactors/Fixes/Changes `f`" only for an `f` that was there; GitHub's own commit
+#      messages ("Update a.py", "Apply suggestions from code review", merges) never quoted
 EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]

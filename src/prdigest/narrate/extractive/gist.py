@@ -215,7 +215,7 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
 # The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
 # edits a comment, it removes no function.
 _ACTION_CHANGE = {"add": "added", "remove": "removed"}
-_ON_EXISTING = frozenset({"fix", "refactor", "improve"})  # a restore brings back what went
+_ON_EXISTING = frozenset({"fix", "refactor", "improve", "change"})  # a restore brings back what went
 
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
@@ -233,9 +233,9 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
         if borne_out or public:
             public, kind = (borne_out, kind) if borne_out else (public, "change")
-    elif kind in _ON_EXISTING and public:
-        # "Refactors `f`" says `f` was there before: a function the PR adds is added, unless
-        # it was moved (the same name removed in another file).
+    if kind in _ON_EXISTING and public:
+        # "Refactors `f`", "Changes `f`" say `f` was there before: a function the PR adds is
+        # added, unless it was moved (the same name removed in another file).
         moved = {short_name(s.name) for s in facts.symbols.symbols if s.change == "removed"}
         existing = [s for s in public if s.change != "added" or short_name(s.name) in moved]
         public, kind = (existing, kind) if existing else (public, "add")
