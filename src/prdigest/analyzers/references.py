@@ -47,6 +47,7 @@ from prdigest.analyzers.reference_patterns import (
     waits_for,
 )
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.title_rules import own_reverted_shas
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import Deferral, Reference, ReferencesFacts, Relation
@@ -226,11 +227,12 @@ def reverted_commit_shas(pr: PullRequest) -> list[str]:
     """SHAs named by git's ``This reverts commit SHA.`` lines, or by prose ("revert commit
     c40c9fe", "Reverts 1a2b3c4d") in the title, body and commits."""
     shas: list[str] = []
+    own = own_reverted_shas(pr)  # a step its branch took back reverts nothing of the base
     for text in (pr.title, pr.body, *(c.message for c in pr.commits)):
         for pattern in (REVERTS_COMMIT, REVERTS_COMMIT_PROSE):
             for match in pattern.finditer(text):
                 sha = match.group("sha").lower()
-                if sha not in shas:
+                if sha not in shas and sha not in own:
                     shas.append(sha)
     return shas
 

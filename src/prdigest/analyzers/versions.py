@@ -26,14 +26,16 @@ FACTS_SCHEMA = 2
 # change that rewords only messages (analyzers/message_text) owes no test and is no core logic.
 # symbols v4: a parameter's default changed (`default-changed`); verdict v9: a public one counts.
 # dependencies v5 / risks v7: a move marked once (`moved_from`, `moved_changed`), and the risk
-# rule reads that mark. tests_ci v7: a deleted source file owes no regression test (v8: CI action versions).
+# rule reads that mark. tests_ci v7: a deleted source file owes no regression test (v8: CI action
+# versions). references v8, tests_ci v9: a squashed branch's revert of its own step is no revert.
+# symbols v5: "now raises X" only when the function raised X nowhere before (handlers alike).
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "3",
-    "tests_ci": "8",
+    "tests_ci": "9",
     "dependencies": "5",
-    "symbols": "4",
-    "references": "7",
+    "symbols": "5",
+    "references": "8",
     "discussion": "3",
     "risks": "7",
     "verdict": "9",

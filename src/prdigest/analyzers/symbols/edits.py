@@ -115,13 +115,13 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("assertion-removed", path, symbol=name, line=line, code=_clip(test))
         for test in _gone(fn.asserts, previous.asserts):
             found.add("assertion-added", path, symbol=name, line=line, code=_clip(test))
-        for exc in _gone(fn.raises, previous.raises):
+        for exc in _absent(fn.raises, previous.raises):
             found.add("raise-added", path, symbol=name, line=line, exception=_clip(exc))
-        for exc in _gone(previous.raises, fn.raises):
+        for exc in _absent(previous.raises, fn.raises):
             found.add("raise-removed", path, symbol=name, line=line, exception=_clip(exc))
-        for exc in _gone(fn.handlers, previous.handlers):
+        for exc in _absent(fn.handlers, previous.handlers):
             found.add("exception-handler-added", path, symbol=name, line=line, exception=_clip(exc))
-        for exc in _gone(previous.handlers, fn.handlers):
+        for exc in _absent(previous.handlers, fn.handlers):
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
@@ -148,6 +148,12 @@ def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:
         elif item not in gone:
             gone.append(item)
     return gone
+
+
+def _absent(names: Sequence[str], other: Sequence[str]) -> list[str]:
+    """Exception names of `names` that `other` has nowhere, in order: "now raises X" says the
+    function did not raise X before, so a second `raise X` where one stood is no new raise."""
+    return list(dict.fromkeys(name for name in names if name not in other))
 
 
 def _guard_edits(path: str, before: Outline, after: Outline, found: _Found) -> None:

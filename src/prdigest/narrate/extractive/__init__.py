@@ -19,6 +19,9 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v15 also: messages-only and changed-default one-liners, a third file named instead of "and 1 more"
 # v16: a body sentence that only repeats the title is neither the one-liner nor the motivation;
 #      "cache" in a title is an improvement only as its first word; CI action bumps named
+# v16 also: the title's verb only where it is one (not "optimizer", not in code, weak verbs first
+#      only); "Refactors/Fixes/Changes `f`" only for an `f` that was there; GitHub's own commit
+#      messages ("Update a.py", "Apply suggestions from code review", merges) never quoted
 EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

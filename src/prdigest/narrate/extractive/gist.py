@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from prdigest.analyzers.title_rules import is_typo_fix
-from prdigest.facts_view.selection import is_private, key_files, ranked_symbols
+from prdigest.facts_view.selection import is_private, key_files, ranked_symbols, short_name
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
@@ -25,14 +25,24 @@ _ACTIONS = (
     ("restore", r"restor\w+|re-?enabl\w+|re-?land\w*|reapply\w*|bring\s+back"),
     ("fix", r"fix\w*|correct\w*|resolv\w+|repair\w*|bug\w*|crash\w*|regression"),
     ("remove", r"remov\w+|drop\w*|delet\w+|disabl\w+|unused"),
-    ("refactor", r"refactor\w*|mov(?:e|es|ed|ing)|renam\w+|clean\w*|simplif\w+|split\w*|extract\w*|unif\w+"),
-    # "cache" is a verb only as the first word ("Cache the parsed grammar"), elsewhere a noun
-    # ("Ignore permission errors when reading cache")
-    ("improve", r"improv\w+|optimi[sz]\w*|speed\w*|faster|perf\w*|reduc\w+|^cach\w+"),
+    ("refactor", r"refactor\w*|renam\w+|clean\w*|simplif\w+"),
+    ("improve", r"improv\w+|optimi[sz](?:e[sd]?|ing|ations?)"),  # not "optimizer": a thing, no act
     ("add", r"add(?:s|ed|ing)?|introduc\w+|support\w*|implement\w*|expos\w+|enabl\w+|allow\w*|new|initial"),
     ("change", r"updat\w+|upgrad\w+|bump\w*|chang\w+|switch\w*|replac\w+|us(?:e|es|ed|ing)|mak\w+"),
 )
 _ACTION_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _ACTIONS]
+# Words that name the kind only as the title's first word ("Move X to Y", "Cache the check"):
+# further on they tell what the code does ("only move the model to the device", "reduction").
+_LEADING_ACTIONS = (
+    ("refactor", r"mov(?:e|es|ed|ing)|split\w*|extract\w*|unif\w+"),
+    ("improve", r"speed\w*|faster|perf\w*|reduc\w+|cach\w+"),
+)
+_LEADING_WORDS = [
+    (name, re.compile(rf"^\W*(?:\w+(?:\([^)]*\))?!?:\s*)?(?:{words})\b", re.IGNORECASE))
+    for name, words in _LEADING_ACTIONS
+]
+# Code in a title is a name, not a verb: `split_between_processes`, torch.nn.Module, get_scale().
+_CODE_IN_TITLE = re.compile(r"`[^`]*`|\w+(?:[_.]\w+)+(?:\(\))?|\w+\(\)")
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
 MAX_FILES = 2
 _NOT_BEHAVIOUR = frozenset({"docs", "example"})
@@ -43,8 +53,11 @@ _WHY_WHERE = frozenset({"title", "body", "closing-issue"})  # the author's words
 
 
 def action(title: str) -> str:
-    """restore | fix | add | remove | refactor | improve | change: the earliest action word of the title."""
-    found = [(m.start(), name) for name, pattern in _ACTION_WORDS if (m := pattern.search(title))]
+    """restore | fix | add | remove | refactor | improve | change: the earliest action word of the
+    title outside its code, the weaker words only as its first word."""
+    words = _CODE_IN_TITLE.sub(lambda m: " " * len(m.group()), title)
+    found = [(m.start(), name) for name, pattern in _ACTION_WORDS if (m := pattern.search(words))]
+    found += [(0, name) for name, pattern in _LEADING_WORDS if pattern.match(words)]
     return min(found)[1] if found else "change"
 
 
@@ -264,6 +277,7 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
 # The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
 # edits a comment, it removes no function.
 _ACTION_CHANGE = {"add": "added", "remove": "removed"}
+_ON_EXISTING = frozenset({"fix", "refactor", "improve", "change"})  # a restore brings back what went
 
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
@@ -281,6 +295,12 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
         if borne_out or public:
             public, kind = (borne_out, kind) if borne_out else (public, "change")
+    if kind in _ON_EXISTING and public:
+        # "Refactors `f`", "Changes `f`" say `f` was there before: a function the PR adds is
+        # added, unless it was moved (the same name removed in another file).
+        moved = {short_name(s.name) for s in facts.symbols.symbols if s.change == "removed"}
+        existing = [s for s in public if s.change != "added" or short_name(s.name) in moved]
+        public, kind = (existing, kind) if existing else (public, "add")
     verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]

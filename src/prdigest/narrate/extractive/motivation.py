@@ -11,6 +11,7 @@ from prdigest.narrate.extractive.text import (
     body_sections,
     commit_points,
     covered_by,
+    is_generated_subject,
     key_sentences,
     repeats_title,
     sentences,
@@ -29,7 +30,11 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     paragraphs = body_sections(pr.body, pr.repository).motivation
     lead = quoted_lead(pr, ph)
     # The one-line summary already quotes `lead`, and the header shows the title; say something else here.
-    others = [s for s in sentences(paragraphs) if not covered_by(s, lead) and not repeats_title(s, pr.title)]
+    others = [
+        s
+        for s in sentences(paragraphs)
+        if not covered_by(s, lead) and not repeats_title(s, pr.title) and not is_generated_subject(s)
+    ]
     quoted = key_sentences(others, count)
     parts: list[str] = []
     if quoted:

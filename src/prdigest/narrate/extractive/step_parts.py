@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from prdigest.facts_view.selection import GENERIC_NAMES, is_private, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
-from prdigest.narrate.extractive.text import covered_by, sentences, shorten
+from prdigest.narrate.extractive.text import covered_by, is_generated_subject, sentences, shorten
 from prdigest.words import Phrases
 
 MAX_FILES_PER_STEP = {"full": 4, "brief": 2}
@@ -46,7 +46,7 @@ class WhyFinder:
     """Finds the PR body's sentence about a step; each sentence is quoted at most once."""
 
     def __init__(self, paragraphs: list[str], length: Length, ph: Phrases) -> None:
-        self._sentences = [s for s in sentences(paragraphs) if len(s) >= 25]
+        self._sentences = [s for s in sentences(paragraphs) if len(s) >= 25 and not is_generated_subject(s)]
         self._used: set[str] = set()
         self._limit = WHY_CHARS[length]
         self._ph = ph

@@ -48,6 +48,12 @@ _CAVEAT = re.compile(
 _REFERENCE_ONLY = re.compile(r"^(?:reverts?|closes?|fixes|resolves?|see|ref|refs)\b[\s:]*\S*#\d+\S*\s*\.?$", re.I)
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?。！？])|(?<=[.!?][)\"'”]))\s+")
 _BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*:?\s*$")
+# Commit messages GitHub writes itself (web editor, suggestions, merges): they say no why.
+_GENERATED_SUBJECT = re.compile(
+    r"^\W*(?:apply\s+suggestions?\s+from\s+code\s+review|(?:update|create|delete)\s+[\w./-]*[./][\w./-]*|"
+    r"rename\s+\S+\s+to\s+\S+|merge\s+(?:branch|remote-tracking\s+branch|pull\s+request)\b.*)\W*$",
+    re.IGNORECASE,
+)
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|Fig|No)\.$", re.IGNORECASE)
 _TITLE_TAGS = re.compile(r"^\s*(?:\[[^\]]{1,40}\]\s*)+")
 _ISSUE_REF = re.compile(r"(?:^|[\s(])#\d+")
@@ -237,6 +243,7 @@ def _usable_summary(sentence: str) -> bool:
         and not _REFERENCE_ONLY.match(sentence)
         and "http" not in sentence[:12]
         and has_words(sentence)
+        and not is_generated_subject(sentence)
     )
 
 
@@ -258,6 +265,12 @@ def covered_by(sentence: str, lead: str | None) -> bool:
     return shorten(core, len(lead) + 1) == lead or core in lead.rstrip("…")
 
 
+def is_generated_subject(text: str) -> bool:
+    """A commit message GitHub wrote itself ("Update src/app.py", "Apply suggestions from code
+    review", "Merge branch 'main' into x"): no word of the author's."""
+    return _GENERATED_SUBJECT.match(text) is not None
+
+
 def commit_points(messages: list[str], title: str) -> list[str]:
     """What the commits say beyond the title: the "* …" bullets of squash commits (wrapped
     lines joined, boilerplate sections and bare "**Label**" bullets skipped) and the subjects
@@ -269,6 +282,8 @@ def commit_points(messages: list[str], title: str) -> list[str]:
         point = collapse(strip_emphasis(point))
         lowered = point.lower()
         if len(point) < 4 or lowered in seen or lowered.startswith(("signed-off-by", "co-authored-by")):
+            return
+        if is_generated_subject(point):
             return
         seen.add(lowered)
         points.append(point)
