@@ -15,7 +15,9 @@ from prdigest.words import CATALOG, Catalog, Lang
 #     reader's language, brief without code, code edits in words, each fact once
 # v9: one-liners from the facts in every language
 # v13: no one-line edits from deleted files, "and N more files" counts the rest; v14: nor from docs or examples
-EXTRACTIVE_VERSION = "extractive-v15"
+# v16: a title's "add"/"remove" said of files only when the files were added/removed; file
+#      categories in the reader's language, Chinese words of a label list joined without spaces
+EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "narrate_extractive"]
 

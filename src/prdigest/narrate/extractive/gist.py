@@ -217,6 +217,9 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
         if borne_out or public:
             public, kind = (borne_out, kind) if borne_out else (public, "change")
+        elif not all(f.status == _ACTION_CHANGE[kind] for f in sources):
+            # Without symbols the files bear the verb: "Adds `pkg/__init__.py`" of an edited file is false.
+            kind = "change"
     verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]
