@@ -100,8 +100,9 @@ def test_full_zh_report_has_every_seed_heading_in_order(run_cli: Cli, story_db: 
     assert "BlossomConfig.__init__" in key_symbols.group(1)
     key_files = re.findall(r"^- `([^`]+)`（模块 ([^；]+)；类别 (\w+)；类型 ([\w-]+)", md, re.M)
     by_path = {path: (module, category, kind) for path, module, category, kind in key_files}
-    assert by_path[DOCKERFILE_PATH][1:] == ("infra", "infrastructure")
-    assert by_path[QUANT_PATH][1:] == ("source", "core-logic")
+    # the facets in the reader's language (the ids stay in the JSON report)
+    assert by_path[DOCKERFILE_PATH][1:] == ("基础设施", "基础设施")
+    assert by_path[QUANT_PATH][1:] == ("源码", "核心逻辑")
     risks = section(md, "风险与影响")
     assert "错误检查退化" in risks
     assert "跨文件逻辑重复" in risks

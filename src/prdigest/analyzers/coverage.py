@@ -38,6 +38,11 @@ def file_list_state(pr: PullRequest) -> FileListState:
     return "complete"
 
 
+def holds_review_data(pr: PullRequest) -> bool:
+    """Whether the PR's source fetched reviews and comments at all (a git clone holds none)."""
+    return pr.source not in _NO_REVIEW_DATA
+
+
 def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     state = file_list_state(pr)
     gaps: list[GapCode] = [cast(GapCode, reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
@@ -46,7 +51,7 @@ def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY.value not in pr.incomplete:
         gaps.append("file-list-missing")
     return CoverageFacts(
-        review_data=pr.source not in _NO_REVIEW_DATA,
+        review_data=holds_review_data(pr),
         file_list=state,
         files_listed=len(pr.files),
         files_expected=pr.changed_files_count,

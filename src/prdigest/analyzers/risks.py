@@ -405,7 +405,7 @@ def _support_paths(files: FilesFacts) -> set[str]:
     return {
         f.path
         for f in files.files
-        if f.category in ("test", "docs") or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
+        if f.category in ("test", "docs", "example") or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
     }
 
 
@@ -518,7 +518,7 @@ def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, l
     """Quoted values of at least `MIN_DUPLICATED_LITERAL` characters that the PR adds to two or
     more files (tests, docs and generated files aside) and removes nowhere, i.e. the same
     setting written twice (setup.py and a Dockerfile ENV line), not code moved between files."""
-    skipped = {f.path for f in files.files if f.generated or f.category in ("test", "docs")}
+    skipped = {f.path for f in files.files if f.generated or f.category in ("test", "docs", "example")}
     added: dict[str, list[str]] = {}
     removed: set[str] = set()
     for change in pr.files:

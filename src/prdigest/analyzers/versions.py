@@ -29,16 +29,20 @@ FACTS_SCHEMA = 2
 # rule reads that mark. tests_ci v7: a deleted source file owes no regression test (v8: CI action
 # versions). references v8, tests_ci v9: a squashed branch's revert of its own step is no revert.
 # symbols v5: "now raises X" only when the function raised X nowhere before (handlers alike).
+# files v4, tests_ci v10, risks v8: docs source folders (docs_src/) are examples, "<x>_tests/"
+# folders are tests (risks reads examples as it reads tests: no code rule, no duplicated value);
+# verdict v10: a closure or a private class's member is no public name, "no discussion" only
+# where reviews were fetched.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
-    "files": "3",
-    "tests_ci": "9",
+    "files": "4",
+    "tests_ci": "10",
     "dependencies": "5",
     "symbols": "5",
     "references": "8",
     "discussion": "3",
-    "risks": "7",
-    "verdict": "9",
+    "risks": "8",
+    "verdict": "10",
 }
 
 

@@ -28,6 +28,7 @@ _LABEL_TABLES = {
     "module": "modules",
     "fix_kind": "fix_kinds",
     "categories": "categories",
+    "category": "categories",
 }
 _VERSION_PARAMS = frozenset({"before", "after"})
 
@@ -75,7 +76,8 @@ def _show(name: str, value: str | list[str], lab: Labels, tag_labels: Mapping[st
     if name == "tags":
         shown = [tag_labels.get(item) or lab.risk_tag(item) for item in items]
     elif name in _LABEL_TABLES:
-        shown = [lab.lookup(_LABEL_TABLES[name], item) for item in items]
+        # words of the output language, not code: Chinese joins them without spaces (示例和配置)
+        return listing([lab.lookup(_LABEL_TABLES[name], item) for item in items], lab, last="last_separator_words")
     elif name in _CODE_PARAMS:
         shown = [code(item) for item in items if item]
     elif name in _QUOTED_PARAMS:
@@ -88,11 +90,11 @@ def _show(name: str, value: str | list[str], lab: Labels, tag_labels: Mapping[st
     return listing(shown, lab)
 
 
-def listing(items: list[str], lab: Labels) -> str:
-    """``a、b 和 c`` / ``a, b and c``."""
+def listing(items: list[str], lab: Labels, last: str = "last_separator") -> str:
+    """``a、b 和 c`` / ``a, b and c``; ``last`` names the separator before the last item."""
     if len(items) < 2:
         return "".join(items)
-    return lab.join(items[:-1]) + lab.tables["evidence_text"]["last_separator"] + items[-1]
+    return lab.join(items[:-1]) + lab.tables["evidence_text"][last] + items[-1]
 
 
 def tag_label(tag: RiskTag, lab: Labels) -> str:

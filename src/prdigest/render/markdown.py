@@ -117,8 +117,8 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
             continue
         facets = [
             f"{lab.field('module')} {inline(f.module_label)}",
-            f"{lab.field('category')} {inline(f.category)}",
-            f"{lab.field('type')} {inline(f.type)}",
+            f"{lab.field('category')} {inline(lab.lookup('categories', f.category))}",
+            f"{lab.field('type')} {inline(lab.lookup('types', f.type))}",
         ]
         if f.symbols:
             more = lab.more_symbols(len(f.symbols), f.symbols_more)

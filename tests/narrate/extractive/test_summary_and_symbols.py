@@ -52,11 +52,15 @@ def test_one_line_uses_the_bodys_summary_sentence(body: str, expected: str) -> N
 
 def test_one_line_without_a_summary_sentence_is_built_from_the_facts() -> None:
     body = "## Description\n\nThe widget store was slow under load because nothing was cached."
-    n = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "en", "brief")
+    added = SOURCE.model_copy(update={"status": "added", "deletions": 0})
+    n = narrate_extractive(_pr(body), _facts([], [added]), [], "en", "brief")
     assert n.one_line == "Adds `src/cache.py`"  # not the title again
     assert summary_sentence("Reverts acme/widgets#12") is None
-    zh = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "zh", "brief")
+    zh = narrate_extractive(_pr(body), _facts([], [added]), [], "zh", "brief")
     assert zh.one_line == "新增 `src/cache.py`"
+    # the title says "add", but an edited file was not added
+    edited = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "en", "brief")
+    assert edited.one_line == "Changes `src/cache.py`"
 
 
 def test_one_line_names_the_kind_only_when_the_title_does_not() -> None:

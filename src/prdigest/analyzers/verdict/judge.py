@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from prdigest.analyzers.behaviour import is_typo_fix
 from prdigest.analyzers.context import AnalysisContext
-from prdigest.analyzers.coverage import file_list_state
+from prdigest.analyzers.coverage import file_list_state, holds_review_data
 from prdigest.analyzers.dependencies.admission import exact_pin, upper_bounded
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
@@ -129,6 +129,7 @@ REASON_TEMPLATES = frozenset(
         "messages-only.with-comments",
         "typo.title",
         "bump-only.changes",
+        "bump-only.versions",
         "bot-authored.author",
         "incomplete-data.shallow-clone-boundary",
         "incomplete-data.file-list-missing",
@@ -492,7 +493,11 @@ def _negatives(
     kinds = {k for c in deps.changes for k in c.kinds}
     non_dep = [f for f in files.files if f.type not in ("configuration", "dependency-wiring")]
     if deps.changes and kinds <= _BUMP_KINDS and not non_dep and not discussion.threads:
-        add("bump-only", "only version bumps, no discussion", -1.0, _ev("bump-only.changes"))
+        # "no discussion" only where reviews and comments were fetched: a git clone holds none.
+        if holds_review_data(pr):
+            add("bump-only", "only version bumps, no discussion", -1.0, _ev("bump-only.changes"))
+        else:
+            add("bump-only", "only version bumps", -1.0, _ev("bump-only.versions"))
     if pr.author and is_bot(pr.author):
         add("bot-authored", f"opened by {pr.author}", -2.0, _ev("bot-authored.author", author=pr.author))
     if not substance.behaviour_lines and substance.message_lines and not is_typo_fix(pr):

@@ -23,7 +23,9 @@ class Substance:
     behaviour_lines: int = 0  # changed core-logic lines that are code, not comments or docstrings
     core_files: tuple[str, ...] = ()  # core-logic files with behaviour lines, most changed first
     new_modules: tuple[str, ...] = ()  # added core-logic files of real size, not moved code
-    public_added: tuple[str, ...] = ()  # public names added in core files, not moved ones
+    # names added in core files that a caller can reach (no part private, not nested in a
+    # function), not moved ones
+    public_added: tuple[str, ...] = ()
     moved: int = 0  # definitions removed in one place and added under the same name in another
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
     message_lines: int = 0  # changed lines of core files whose change rewords only messages
@@ -57,13 +59,15 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         quiet += counted.quiet
         versions += counted.version
     moved_names = _moved_names(symbols)
+    local = _local_names(symbols)
     public = tuple(
         dict.fromkeys(
             s.name
             for s in symbols.symbols
             if s.change == "added"
             and s.path in core
-            and not s.name.rsplit(".", 1)[-1].startswith("_")
+            and not any(part.startswith("_") for part in s.name.split("."))
+            and (s.path, s.name) not in local
             and s.name.rsplit(".", 1)[-1] not in moved_names
         )
     )
@@ -90,6 +94,15 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )
+
+
+def _local_names(symbols: SymbolsFacts) -> set[tuple[str, str]]:
+    """(path, name) of definitions nested in a function or method: a closure such as a
+    decorator's inner ``wrapper`` is reachable by no caller, so it is no public name."""
+    callables = {(s.path, s.name) for s in symbols.symbols if s.kind in ("function", "method")}
+    return {
+        (s.path, s.name) for s in symbols.symbols if "." in s.name and (s.path, s.name.rsplit(".", 1)[0]) in callables
+    }
 
 
 def _moved_names(symbols: SymbolsFacts) -> set[str]:

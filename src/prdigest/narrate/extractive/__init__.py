@@ -22,6 +22,8 @@ from prdigest.words import CATALOG, Catalog, Lang
 # v16 also: the title's verb only where it is one (not "optimizer", not in code, weak verbs first
 #      only); "Refactors/Fixes/Changes `f`" only for an `f` that was there; GitHub's own commit
 #      messages ("Update a.py", "Apply suggestions from code review", merges) never quoted
+# v16 also: a title's "add"/"remove" said of files only when the files were added/removed; file
+#      categories in the reader's language, Chinese words of a label list joined without spaces
 EXTRACTIVE_VERSION = "extractive-v16"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

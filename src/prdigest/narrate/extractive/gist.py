@@ -295,6 +295,9 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
         if borne_out or public:
             public, kind = (borne_out, kind) if borne_out else (public, "change")
+        elif not all(f.status == _ACTION_CHANGE[kind] for f in sources):
+            # Without symbols the files bear the verb: "Adds `pkg/__init__.py`" of an edited file is false.
+            kind = "change"
     if kind in _ON_EXISTING and public:
         # "Refactors `f`", "Changes `f`" say `f` was there before: a function the PR adds is
         # added, unless it was moved (the same name removed in another file).
