@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
+from collections.abc import Iterable
 from typing import cast
 
 from prdigest.analyzers.symbols.py_pieces import is_docstring, is_version_assignment
@@ -28,6 +30,10 @@ _QUERY_VERBS = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "ALT
 _BLANK = "<message>"
 _QUOTES = ("'", '"')
 _COMMENT = re.compile(r"^\s*#")
+_QUOTED = re.compile(r"[rRbBuUfF]{0,2}(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')")
+_ADJACENT = re.compile(r'(?:""){2,}')
+# a word next to a space: a piece of prose, perhaps one part of a message written over lines
+_PROSE_PART = re.compile(r"[^\W\d_]{2,}\s|\s[^\W\d_]{2,}")
 # Methods whose string arguments are data they match, split or look up, not text shown.
 _DATA_METHODS = frozenset(
     [
@@ -81,11 +87,31 @@ def rewords_messages_only(change: FileChange) -> bool:
 
 
 def _only_quoted_lines(change: FileChange) -> bool:
-    """Every changed line that is not blank or a comment holds a quote: a cheap test that
-    spares parsing files whose code changed."""
+    """Every changed line that is not blank or a comment holds a quote, and the removed and
+    the added lines are the same once their quoted text is taken out: a cheap test that spares
+    parsing files whose code changed (the syntax trees decide the rest)."""
     lines = file_diff(change).changes()
-    meaningful = [line.text for line in lines if line.text.strip() and not _COMMENT.match(line.text)]
-    return bool(meaningful) and all(any(q in text for q in _QUOTES) for text in meaningful)
+    meaningful = [line for line in lines if line.text.strip() and not _COMMENT.match(line.text)]
+    if not meaningful or not all(any(q in line.text for q in _QUOTES) for line in meaningful):
+        return False
+    removed = [line.text for line in meaningful if line.kind == "-"]
+    added = [line.text for line in meaningful if line.kind == "+"]
+    if _skeleton(removed) != _skeleton(added):
+        return False
+    # a changed literal with no words in it (a version, a key, a format) is no message
+    old, new = Counter(_literals(removed)), Counter(_literals(added))
+    return all(_PROSE_PART.search(text) for text in (old - new) + (new - old))
+
+
+def _literals(lines: list[str]) -> list[str]:
+    return [match.group(0) for text in lines for match in _QUOTED.finditer(text)]
+
+
+def _skeleton(lines: Iterable[str]) -> str:
+    """The lines' code without their quoted text or spaces; literals written next to each other
+    (implicit concatenation, a message reflowed over more lines) read as one."""
+    code = _QUOTED.sub('""', "".join("".join(text.split()) for text in lines))
+    return _ADJACENT.sub('""', code)
 
 
 def _readings(text: str) -> tuple[str | None, str | None]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 from prdigest.analyzers.symbols.languages import language_for_path
 from prdigest.analyzers.symbols.py_pieces import PYTHON
@@ -108,20 +109,42 @@ def _reason(symbol: SymbolChange | None, added: int, removed: int) -> str:
     return f"largest change in {symbol.name} ({counts})"
 
 
+# The start of a Python statement (a keyword, an assignment, a call): read as code without
+# parsing the file. Prose in a docstring rarely starts so; when it does, the excerpt is chosen by
+# size alone, as it was before docstrings were told apart.
+_LOOKS_LIKE_CODE = re.compile(
+    r"^\s*(?:(?:def|class|return|import|from|raise|if|elif|for|while|with|try|except|async|await|yield|assert)\b"
+    r"|else:|finally:|@\w|[\w.]+(?:\[[^\]]*\])?\s*(?:[-+*/|&]?=(?!=)|\())"
+)
+
+
 class _QuietLines:
-    """The docstring, comment and blank lines of both sides of a Python file (none for other
-    files, or a side that does not parse: every changed line then counts as code)."""
+    """The docstring, comment and blank lines of each side of a Python file, read when first
+    asked (none for other files, or a side that does not parse: every changed line then counts
+    as code)."""
 
     def __init__(self, change: FileChange) -> None:
-        python = change.path.endswith((".py", ".pyi"))
-        before, after = change.content_before, change.content_after
-        self.before = (PYTHON.quiet_lines(before) if python and before else None) or frozenset()
-        self.after = (PYTHON.quiet_lines(after) if python and after else None) or frozenset()
+        self._change = change
+        self._python = change.path.endswith((".py", ".pyi"))
+
+    @cached_property
+    def before(self) -> frozenset[int]:
+        text = self._change.content_before
+        return (PYTHON.quiet_lines(text) if self._python and text else None) or frozenset()
+
+    @cached_property
+    def after(self) -> frozenset[int]:
+        text = self._change.content_after
+        return (PYTHON.quiet_lines(text) if self._python and text else None) or frozenset()
 
     def has_code(self, hunk: Hunk) -> bool:
-        for line in hunk.lines:
-            if line.kind == " " or not line.text.strip():
-                continue
+        if not self._python:
+            return True
+        # added lines first: most hunks have one, and then the old side need not be read
+        changed = [line for line in hunk.lines if line.kind != " " and line.text.strip()]
+        if any(_LOOKS_LIKE_CODE.match(line.text) for line in changed):
+            return True  # a statement's own start: no need to read the file's docstrings
+        for line in sorted(changed, key=lambda line: line.kind != "+"):
             number, quiet = (line.new_line, self.after) if line.kind == "+" else (line.old_line, self.before)
             if number is None or number not in quiet:
                 return True
@@ -138,20 +161,21 @@ def excerpt_for_file(
     that changes code goes before one that only changes docstrings, comments or blank lines
     (a Python file read as syntax): the key code of a changed default is the signature, not
     the docstring paragraph that tells of it."""
-    candidates = [(i, h) for i, h in enumerate(hunks) if h.added + h.removed and not is_noise_hunk(h)]
-    quiet = _QuietLines(change) if len(candidates) > 1 else None
-    best: tuple[bool, float, int] | None = None
-    chosen: Hunk | None = None
-    for index, hunk in candidates:
+    ranked: list[tuple[float, int, Hunk]] = []
+    for index, hunk in enumerate(hunks):
         weight = float(hunk.added + hunk.removed)
+        if weight == 0 or is_noise_hunk(hunk):
+            continue
         anchors = new_file_anchors(hunk)
         if any(_symbol_hits(s, hunk.lines, anchors, hunk.section_header) for s in symbols):
             weight *= _IN_SYMBOL_BONUS
-        rank = (quiet is None or quiet.has_code(hunk), weight, -index)  # ties go to the earlier hunk
-        if best is None or rank > best:
-            best, chosen = rank, hunk
-    if chosen is None:
+        ranked.append((weight, -index, hunk))  # ties go to the earlier hunk
+    if not ranked:
         return None
+    ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    quiet = _QuietLines(change)
+    # the heaviest hunk that changes code, else the heaviest (a side is read only when asked)
+    chosen = next((hunk for _, _, hunk in ranked if len(ranked) == 1 or quiet.has_code(hunk)), ranked[0][2])
     window = trim_lines(chosen.lines, max_lines)
     shown = [chosen.lines[i] for i in window.indices]
     all_anchors = new_file_anchors(chosen)
