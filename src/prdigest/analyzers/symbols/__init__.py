@@ -48,8 +48,9 @@ def analyze_symbols(
         hunks_by_path[change.path] = hunks
         symbols.extend(extract_symbol_changes(change, hunks))
     ordered = rank_key_paths(pr, key_paths, symbols, files) if files is not None else list(key_paths)
-    excerpts = choose_excerpts(pr, ordered, symbols, hunks_by_path)
     tests = {f.path for f in files.files if f.category == "test" or f.type == "test"} if files is not None else set()
+    # a test's excerpt is chosen by size: its docstrings are not read (no other reading parses them)
+    excerpts = choose_excerpts(pr, ordered, symbols, hunks_by_path, by_size=tests)
     edits = code_edits(list(pr.files), generated | tests)
     return SymbolsFacts(symbols=symbols, excerpts=excerpts, key_order=ordered, edits=edits)
 

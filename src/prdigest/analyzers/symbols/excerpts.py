@@ -9,7 +9,7 @@ or copyright header, or only whitespace, is never an excerpt: it shows nothing o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 
 from prdigest.analyzers.symbols.languages import language_for_path
@@ -156,6 +156,8 @@ def excerpt_for_file(
     hunks: Sequence[Hunk],
     symbols: Sequence[SymbolChange],
     max_lines: int = MAX_EXCERPT_LINES,
+    *,
+    by_size: bool = False,
 ) -> CodeExcerpt | None:
     """The excerpt of one file's most significant hunk, or None when it has no changes. A hunk
     that changes code goes before one that only changes docstrings, comments or blank lines
@@ -175,7 +177,7 @@ def excerpt_for_file(
     ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
     quiet = _QuietLines(change)
     # the heaviest hunk that changes code, else the heaviest (a side is read only when asked)
-    chosen = next((hunk for _, _, hunk in ranked if len(ranked) == 1 or quiet.has_code(hunk)), ranked[0][2])
+    chosen = next((hunk for _, _, hunk in ranked if by_size or len(ranked) == 1 or quiet.has_code(hunk)), ranked[0][2])
     window = trim_lines(chosen.lines, max_lines)
     shown = [chosen.lines[i] for i in window.indices]
     all_anchors = new_file_anchors(chosen)
@@ -201,10 +203,12 @@ def choose_excerpts(
     hunks_by_path: Mapping[str, Sequence[Hunk]] | None = None,
     max_files: int = MAX_EXCERPT_FILES,
     max_lines: int = MAX_EXCERPT_LINES,
+    by_size: Collection[str] = (),
 ) -> list[CodeExcerpt]:
     """One excerpt per key file (in the given order, at most ``max_files``).
 
     ``hunks_by_path`` may carry patches the caller already parsed, to avoid parsing twice.
+    ``by_size``: paths whose hunk is chosen by size alone, their docstrings not read.
     """
     by_path = {change.path: change for change in pr.files}
     symbols_by_path: dict[str, list[SymbolChange]] = {}
@@ -219,7 +223,7 @@ def choose_excerpts(
             continue
         known = hunks_by_path.get(path) if hunks_by_path is not None else None
         hunks = known if known is not None else file_diff(change).numbered_hunks
-        excerpt = excerpt_for_file(change, hunks, symbols_by_path.get(path, []), max_lines)
+        excerpt = excerpt_for_file(change, hunks, symbols_by_path.get(path, []), max_lines, by_size=path in by_size)
         if excerpt is not None:
             excerpts.append(excerpt)
     return excerpts
