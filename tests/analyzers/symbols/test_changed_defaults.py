@@ -15,7 +15,13 @@ from prdigest.words import CATALOG
 
 REPO = "example-org/web"
 PATH = "src/web/responses.py"
-STATUS, SENTINEL, PRIVATE = 1, 2, 3
+STATUS, SENTINEL, PRIVATE, TIMEOUTS = 1, 2, 3, 4
+CLIENTS = "src/web/clients.py"
+
+
+def _clients(timeout: str) -> str:
+    return "".join(f"def {verb}(url, timeout={timeout}):\n    return url, timeout\n\n\n" for verb in ("get", "post"))
+
 
 _ARGUMENTS = [f"    :param arg{i}: what argument {i} is for." for i in range(10)]
 _NOTES = [f"    Line {i} of what the redirect does and which clients follow it." for i in range(12)]
@@ -45,10 +51,11 @@ def _responses(code: str = "302", empty: str = "[]", retries: str = "3", notes: 
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     root = tmp_path_factory.mktemp("web")
     repo = GitRepoBuilder(root / "repo")
-    repo.commit({"README.md": "# web\n", PATH: _responses()}, "Initial")
+    repo.commit({"README.md": "# web\n", PATH: _responses(), CLIENTS: _clients("5")}, "Initial")
     repo.squash_pr(STATUS, "Redirect with 303", {PATH: _responses(code="303", notes=_NOTES)})
     repo.squash_pr(SENTINEL, "No shared list default", {PATH: _responses(code="303", empty="None", notes=_NOTES)})
     repo.squash_pr(PRIVATE, "Retry more", {PATH: _responses(code="303", empty="None", retries="5", notes=_NOTES)})
+    repo.squash_pr(TIMEOUTS, "Wait longer", {CLIENTS: _clients("10")})
     repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "web.db")
 
@@ -86,3 +93,18 @@ def test_a_sentinel_default_or_a_private_function_is_no_reason(store: Store, num
     facts = stored_facts(store, REPO, number)
     assert _defaults(facts)
     assert "api-default" not in reason_codes(facts)
+
+
+def test_one_default_changed_alike_in_several_functions_is_one_edit(store: Store) -> None:
+    facts = stored_facts(store, REPO, TIMEOUTS)
+    (edit,) = [e for e in facts.symbols.edits if e.kind == "default-changed"]
+    assert (edit.count, edit.params["parameter"], edit.params["before"], edit.params["after"]) == (
+        2,
+        "timeout",
+        "5",
+        "10",
+    )
+    en = report_for(store, REPO, TIMEOUTS, CATALOG.lang("en"), "full", None)
+    assert "`timeout` now defaults to `10` instead of `5` in 2 functions (`get`, …)" in en.summary.one_line
+    reason = next(r for r in facts.verdict.reasons if r.code == "api-default")
+    assert reason.items[0].params["more"] == "1"

@@ -80,6 +80,8 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     old, new = before.functions(), after.functions()
     applied: dict[str, list[str]] = {}
     dropped: dict[str, list[str]] = {}
+    # (parameter, before, after) -> the functions whose default changed so: one edit for all
+    defaults: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
     for name, (line, fn) in new.items():
         known = old.get(name)
         if known is None:
@@ -95,16 +97,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
         for param, default in fn.defaults:
             old_default = was.get(param)
             if old_default is not None and old_default != default:
-                found.add(
-                    "default-changed",
-                    path,
-                    symbol=name,
-                    line=line,
-                    function=name,
-                    parameter=param,
-                    before=_clip(old_default),
-                    after=_clip(default),
-                )
+                defaults.setdefault((param, _clip(old_default), _clip(default)), []).append((name, line))
         for decorator in fn.decorators:
             if decorator not in previous.decorators:
                 applied.setdefault(decorator, []).append(name)
@@ -123,6 +116,13 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("exception-handler-added", path, symbol=name, line=line, exception=_clip(exc))
         for exc in _absent(previous.handlers, fn.handlers):
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
+    for (param, was_default, default), places in defaults.items():
+        # a public function names the edit when there is one (callers see its default)
+        name, line = sorted(places, key=lambda place: _private(place[0]))[0]
+        params = {"function": name, "parameter": param, "before": was_default, "after": default}
+        found.edits.append(
+            CodeEdit(kind="default-changed", path=path, symbol=name, line=line, params=params, count=len(places))
+        )
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
             first = (new.get(names[0]) or old[names[0]])[0]
@@ -136,6 +136,11 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             )
             found.edits.append(edit)
     return True
+
+
+def _private(qualified: str) -> bool:
+    """A part of the name is private (``_x``; dunders such as ``__init__`` are not)."""
+    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in qualified.split("."))
 
 
 def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:

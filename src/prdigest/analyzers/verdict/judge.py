@@ -409,7 +409,7 @@ def _api_defaults(symbols: SymbolsFacts, files: FilesFacts, add: _Add) -> None:
     if not changed:
         return
     first = changed[0].params
-    more = len(changed) - 1
+    more = sum(e.count for e in changed) - 1
     add(
         "api-default",
         f"{first.get('function')}: {first.get('parameter')} defaults to {first.get('after')}",
