@@ -24,6 +24,11 @@ from prdigest.models.pullrequest import FileChange, FileStatus
 _COMMENT = re.compile(
     r"^\s*(?:#(?!\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import)\b)|//|/\*|\*(?:\s|/|$)|--\s|<!--)"
 )
+# A whole one-line import statement (not the opening of a parenthesised one).
+_IMPORT_LINE = re.compile(
+    r"^\s*(?:import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*"
+    r"|from\s+[\w.]+\s+import\s+(?![(\\])[^()\\]+)\s*$"
+)
 _VERSION_LINE = re.compile(
     r"""^\s*(?:__version__|VERSION|version|__VERSION__|_version)\s*[:=]\s*(?:\w+\s*=\s*)?["'][^"']*["']\s*,?\s*$"""
 )
@@ -68,11 +73,35 @@ def _python_sides(change: FileChange) -> tuple[_PythonText | None, _PythonText |
     return before, after
 
 
+def imports_reordered(change: FileChange) -> bool:
+    """The change only moves one-line import statements around: the same imports, another
+    order (what import sorters do). Lines of a parenthesised import are not read this way (a
+    name list could as well be a tuple whose order matters)."""
+    lines = [line for line in file_diff(change).changes() if line.text.strip() and not _COMMENT.match(line.text)]
+    if not lines or not all(_IMPORT_LINE.match(line.text) for line in lines):
+        return False
+    # indentation kept: an import moved into a function (a lazy import) is no reordering
+    removed = sorted(_indented(line.text) for line in lines if line.kind == "-")
+    added = sorted(_indented(line.text) for line in lines if line.kind == "+")
+    return bool(removed) and removed == added
+
+
+def _indented(text: str) -> tuple[int, str, tuple[str, ...]]:
+    """An import line by its indentation, its module and its names in sorted order (a sorter
+    also sorts the names one line imports)."""
+    line = " ".join(text.split())
+    if line.startswith("import "):
+        head, names = "import", line.removeprefix("import ")
+    else:
+        head, _, names = line.partition(" import ")
+    return len(text) - len(text.lstrip()), head, tuple(sorted(n.strip() for n in names.split(",")))
+
+
 def file_changes_behaviour(change: FileChange) -> bool:
     """Whether one source file's change can alter what it does."""
     sides = _python_sides(change)
     if sides is not None and sides[0] is not None and sides[1] is not None:
-        return sides[0].shape != sides[1].shape
+        return sides[0].shape != sides[1].shape and not imports_reordered(change)
     if not change.patch:
         return True  # nothing shows what changed: it may be anything
     lines = file_diff(change).changes()
@@ -115,7 +144,7 @@ def changed_lines(change: FileChange, language: str | None) -> ChangedLines:
         return _look_of_lines(change, language)
     before, after = sides
     diff = file_diff(change)
-    same = before is not None and after is not None and before.shape == after.shape
+    same = before is not None and after is not None and (before.shape == after.shape or imports_reordered(change))
     if not diff.numbered:
         looked = _look_of_lines(change, language)
         if not same:

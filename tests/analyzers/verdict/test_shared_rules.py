@@ -173,3 +173,31 @@ def test_no_code_line_is_counted_where_the_syntax_trees_agree() -> None:
     )
     assert file_changes_behaviour(edited)
     assert changed_lines(edited, "python") == ChangedLines(code=2, quiet=5)
+
+
+def test_imports_put_in_another_order_change_no_behaviour() -> None:
+    before = "import sys\nimport os\nfrom json import loads, dumps\n\nVALUE = os.sep\n"
+    after = "import os\nimport sys\nfrom json import dumps, loads\n\nVALUE = os.sep\n"
+    patch = (
+        "@@ -1,3 +1,3 @@\n-import sys\n import os\n+import sys\n"
+        "-from json import loads, dumps\n+from json import dumps, loads\n"
+    )
+    change = FileChange(
+        path="src/m.py", status=FileStatus.MODIFIED, patch=patch, content_before=before, content_after=after
+    )
+    assert not file_changes_behaviour(change)
+    assert changed_lines(change, "python") == ChangedLines(layout=4)
+    # another import, not another order: behaviour may change
+    added = change.model_copy(
+        update={
+            "content_after": after.replace("import sys", "import re"),
+            "patch": patch.replace("+import sys", "+import re"),
+        }
+    )
+    assert file_changes_behaviour(added)
+    # the same import moved into a function: loaded lazily, a change of behaviour
+    eager = "import sys\nimport os\n\n\ndef f():\n    return sys\n"
+    lazy_patch = "@@ -1,6 +1,6 @@\n-import sys\n import os\n \n \n def f():\n+    import sys\n     return sys\n"
+    lazy_after = "import os\n\n\ndef f():\n    import sys\n    return sys\n"
+    lazy = change.model_copy(update={"content_before": eager, "content_after": lazy_after, "patch": lazy_patch})
+    assert file_changes_behaviour(lazy)
