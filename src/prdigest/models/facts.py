@@ -87,6 +87,8 @@ class SymbolChange(_Fact):
     end_line: int | None = None
     # "tree-sitter" when parsed from contents, "hunk-header" when inferred from the patch.
     method: Literal["tree-sitter", "hunk-header"] = "tree-sitter"
+    # modified only in its docstrings, comments or blank lines (analyzers/symbols/docs_only)
+    docs_only: bool = False
 
 
 class CodeExcerpt(_Fact):

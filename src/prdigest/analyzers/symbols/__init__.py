@@ -14,6 +14,7 @@ from prdigest.analyzers.importance import FileSignals, file_signals, symbol_coun
 from prdigest.analyzers.key_files import CODE_RANK
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbols.diffmap import extract_symbol_changes
+from prdigest.analyzers.symbols.docs_only import mark_docs_only
 from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
@@ -39,6 +40,9 @@ def analyze_symbols(
     files' facts) and their excerpts in that order."""
     hunks_by_path: dict[str, tuple[Hunk, ...]] = {}
     symbols: list[SymbolChange] = []
+    # docstring-only symbols are marked where users meet them: core logic (its syntax the code
+    # edits read anyway), not tests, docs or examples
+    core = {f.path for f in files.files if f.category == "source" and f.type == "core-logic"} if files else set()
     for change in pr.files:
         if change.path in generated or change.binary or not change.patch:
             continue
@@ -46,7 +50,8 @@ def analyze_symbols(
             continue
         hunks = file_diff(change).numbered_hunks
         hunks_by_path[change.path] = hunks
-        symbols.extend(extract_symbol_changes(change, hunks))
+        found = extract_symbol_changes(change, hunks)
+        symbols.extend(mark_docs_only(change, hunks, found) if change.path in core else found)
     ordered = rank_key_paths(pr, key_paths, symbols, files) if files is not None else list(key_paths)
     tests = {f.path for f in files.files if f.category == "test" or f.type == "test"} if files is not None else set()
     # a test's excerpt is chosen by size: its docstrings are not read (no other reading parses them)

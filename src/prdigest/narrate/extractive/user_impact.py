@@ -43,6 +43,8 @@ def source_reach(facts: Facts) -> SourceReach:
             continue
         if symbol.name.startswith("__"):  # a module's `__getattr__`, not an API a user calls
             continue
+        if symbol.docs_only:  # its docstring changed, not what callers meet
+            continue
         bucket = {"removed": reach.removed, "modified": reach.modified, "added": reach.added}[symbol.change]
         name = short_name(symbol.name)
         if name not in bucket:
