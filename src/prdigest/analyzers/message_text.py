@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import cast
 
-from prdigest.analyzers.symbols.py_pieces import is_docstring, is_version_assignment
+from prdigest.analyzers.symbols.py_pieces import PYTHON, stripped_body
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, FileStatus
 
@@ -79,11 +79,13 @@ def rewords_messages_only(change: FileChange) -> bool:
     before, after = change.content_before, change.content_after
     if before is None or after is None or before == after or not _only_quoted_lines(change):
         return False
-    plain_before, masked_before = _readings(before)
-    plain_after, masked_after = _readings(after)
-    if masked_before is None or masked_after is None:
+    # the syntax without docstrings and version constants: the shape the behaviour reading
+    # keeps for these texts (a change of docstrings alone rewords no message)
+    shape_before, shape_after = PYTHON.shape(before), PYTHON.shape(after)
+    if shape_before is None or shape_after is None or shape_before == shape_after:
         return False
-    return plain_before != plain_after and masked_before == masked_after
+    blanked = _blanked(before)
+    return blanked is not None and blanked == _blanked(after)
 
 
 def _only_quoted_lines(change: FileChange) -> bool:
@@ -114,26 +116,18 @@ def _skeleton(lines: Iterable[str]) -> str:
     return _ADJACENT.sub('""', code)
 
 
-def _readings(text: str) -> tuple[str | None, str | None]:
-    """The file's syntax without docstrings and version constants, as is and with its
-    messages blanked; (None, None) when it does not parse."""
+def _blanked(text: str) -> str | None:
+    """The file's syntax without docstrings and version constants, its messages blanked; None
+    when it does not parse."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
-        return None, None
-    _drop_docstrings(tree)
-    plain = ast.dump(tree)
-    _Blank().visit(tree)
-    return plain, ast.dump(tree)
-
-
-def _drop_docstrings(tree: ast.Module) -> None:
+        return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and is_docstring(body[0]):
-                body = body[1:]
-            node.body = [s for s in body if not is_version_assignment(s)] or [ast.Pass()]
+            node.body = stripped_body(node.body)
+    _Blank().visit(tree)
+    return ast.dump(tree)
 
 
 def is_message(value: str) -> bool:

@@ -399,13 +399,17 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
             )
 
 
+# Categories of files that show, test or explain the code rather than being it.
+_SUPPORT_CATEGORIES = frozenset({"test", "docs", "example"})
+
+
 def _support_paths(files: FilesFacts) -> set[str]:
     """Tests, benchmarks and examples: code that probes platforms, execs snippets and drops
     assertion helpers as a matter of course, so the code rules do not read them."""
     return {
         f.path
         for f in files.files
-        if f.category in ("test", "docs", "example") or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
+        if f.category in _SUPPORT_CATEGORIES or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
     }
 
 
@@ -518,7 +522,7 @@ def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, l
     """Quoted values of at least `MIN_DUPLICATED_LITERAL` characters that the PR adds to two or
     more files (tests, docs and generated files aside) and removes nowhere, i.e. the same
     setting written twice (setup.py and a Dockerfile ENV line), not code moved between files."""
-    skipped = {f.path for f in files.files if f.generated or f.category in ("test", "docs", "example")}
+    skipped = {f.path for f in files.files if f.generated or f.category in _SUPPORT_CATEGORIES}
     added: dict[str, list[str]] = {}
     removed: set[str] = set()
     for change in pr.files:

@@ -256,14 +256,11 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     test_files = [f.path for f in tests if f.status != "removed"]
     removed_tests = [f.path for f in tests if f.status == "removed"]
     files_known = file_list_state(pr) == "complete"
-    source_files = [f.path for f in relevant if f.category == "source" and f.type == "core-logic"]
+    core = [f for f in relevant if f.category == "source" and f.type == "core-logic"]
+    source_files = [f.path for f in core]
     # A file whose change only rewords messages changes what the code says, not what it does;
     # a deleted file leaves no code behind for a regression test to check.
-    behaviour_files = [
-        f.path
-        for f in relevant
-        if f.category == "source" and f.type == "core-logic" and not f.messages_only and f.status != "removed"
-    ]
+    behaviour_files = [f.path for f in core if not f.messages_only and f.status != "removed"]
     source_changed = bool(source_files)
     # A test is owed only by a change in behaviour: not by a revert, a typo fix, a version
     # bump or comment/docstring/whitespace edits (`prdigest.analyzers.behaviour`); and never

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from prdigest.analyzers.symbols.names import has_private_part
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 
@@ -45,7 +46,7 @@ def is_private(name: str) -> bool:
     parts = [p for p in name.split(separator) if p]
     if not parts:
         return False
-    if any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in parts):
+    if has_private_part(name, separator):
         return True
     # `outer.inner` where outer is a function (lower case) is a local helper; `Class.method` is not.
     return separator == "." and len(parts) > 1 and parts[-2][:1].islower()

@@ -18,11 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from prdigest.analyzers.dependencies.moves import move_sources
 from prdigest.analyzers.restore_diff import restore_diff
 from prdigest.errors import NotFound
 from prdigest.models.facts import (
     Deferral,
-    DependencyChange,
     Facts,
     FollowUp,
     LineageEvent,
@@ -236,9 +236,9 @@ class _Pass:
         for item in sorted(self.remember(candidates), key=lambda f: (self.when(f.number) or datetime.min, f.number)):
             if not self.later(item.number, after):
                 continue
-            moved = _moved_unchanged(item.dependencies.changes)
+            moved = move_sources(item.dependencies.changes, unchanged_only=True)
             for change in item.dependencies.changes:
-                if (change.package.lower(), change.path) in moved:
+                if (change.package, change.path) in moved:
                     continue  # the declaration moved to another file as it was: nothing relaxed
                 if change.package.lower() == package and _RELAXING.intersection(change.kinds):
                     return item.number, f"{change.package}: {change.before or '—'} → {change.after or '—'}"
@@ -299,17 +299,6 @@ def link_repository(store: Store, repository: str) -> LineageStats:
 
 def _capped(requirement: str | None) -> bool:
     return requirement is not None and any(op in requirement for op in ("<", "==", "~=", "!="))
-
-
-def _moved_unchanged(changes: list[DependencyChange]) -> set[tuple[str, str]]:
-    """(package, path) of the removals that are the first place of a move whose versions did
-    not change on the way (the dependencies analyzer's mark)."""
-    return {
-        (change.package.lower(), path)
-        for change in changes
-        if change.moved_from and not change.moved_changed
-        for path in change.moved_from
-    }
 
 
 def _promise_for(deferrals: list[Deferral], package: str, family: str | None) -> Deferral | None:

@@ -100,3 +100,9 @@ def mark_moves(changes: list[DependencyChange]) -> list[DependencyChange]:
         paths = list(dict.fromkeys(s.path for s in sources))
         marked.append(change.model_copy(update={"moved_from": paths, "moved_changed": changed}))
     return marked
+
+
+def move_sources(changes: list[DependencyChange], *, unchanged_only: bool = False) -> set[tuple[str, str]]:
+    """(package, path) of every place an addition among ``changes`` moved from (with
+    ``unchanged_only``, only of the moves whose versions stayed as they were)."""
+    return {(c.package, path) for c in changes if not (unchanged_only and c.moved_changed) for path in c.moved_from}

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prdigest.analyzers.symbols.names import has_private_part
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
@@ -118,7 +119,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
     for (param, was_default, default), places in defaults.items():
         # a public function names the edit when there is one (callers see its default)
-        name, line = sorted(places, key=lambda place: _private(place[0]))[0]
+        name, line = min(places, key=lambda place: has_private_part(place[0]))
         params = {"function": name, "parameter": param, "before": was_default, "after": default}
         found.edits.append(
             CodeEdit(kind="default-changed", path=path, symbol=name, line=line, params=params, count=len(places))
@@ -136,11 +137,6 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             )
             found.edits.append(edit)
     return True
-
-
-def _private(qualified: str) -> bool:
-    """A part of the name is private (``_x``; dunders such as ``__init__`` are not)."""
-    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in qualified.split("."))
 
 
 def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:

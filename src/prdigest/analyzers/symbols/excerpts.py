@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from functools import cached_property
 
 from prdigest.analyzers.symbols.languages import language_for_path
-from prdigest.analyzers.symbols.py_pieces import PYTHON
+from prdigest.analyzers.symbols.quiet_lines import QuietLines
 from prdigest.analyzers.symbols.trim import trim_lines
 from prdigest.diff import Hunk, Line, file_diff
 from prdigest.models.facts import CodeExcerpt, SymbolChange
@@ -118,37 +117,15 @@ _LOOKS_LIKE_CODE = re.compile(
 )
 
 
-class _QuietLines:
-    """The docstring, comment and blank lines of each side of a Python file, read when first
-    asked (none for other files, or a side that does not parse: every changed line then counts
-    as code)."""
-
-    def __init__(self, change: FileChange) -> None:
-        self._change = change
-        self._python = change.path.endswith((".py", ".pyi"))
-
-    @cached_property
-    def before(self) -> frozenset[int]:
-        text = self._change.content_before
-        return (PYTHON.quiet_lines(text) if self._python and text else None) or frozenset()
-
-    @cached_property
-    def after(self) -> frozenset[int]:
-        text = self._change.content_after
-        return (PYTHON.quiet_lines(text) if self._python and text else None) or frozenset()
-
-    def has_code(self, hunk: Hunk) -> bool:
-        if not self._python:
-            return True
-        # added lines first: most hunks have one, and then the old side need not be read
-        changed = [line for line in hunk.lines if line.kind != " " and line.text.strip()]
-        if any(_LOOKS_LIKE_CODE.match(line.text) for line in changed):
-            return True  # a statement's own start: no need to read the file's docstrings
-        for line in sorted(changed, key=lambda line: line.kind != "+"):
-            number, quiet = (line.new_line, self.after) if line.kind == "+" else (line.old_line, self.before)
-            if number is None or number not in quiet:
-                return True
-        return False
+def _has_code(quiet: QuietLines, hunk: Hunk) -> bool:
+    """Whether the hunk changes a line of code (every changed line counts outside Python)."""
+    if not quiet.python:
+        return True
+    changed = [line for line in hunk.lines if line.kind != " " and line.text.strip()]
+    if any(_LOOKS_LIKE_CODE.match(line.text) for line in changed):
+        return True  # a statement's own start: no need to read the file's docstrings
+    # added lines first: most hunks have one, and then the old side need not be read
+    return any(not quiet.is_quiet(line) for line in sorted(changed, key=lambda line: line.kind != "+"))
 
 
 def excerpt_for_file(
@@ -175,9 +152,11 @@ def excerpt_for_file(
     if not ranked:
         return None
     ranked.sort(key=lambda item: (item[0], item[1]), reverse=True)
-    quiet = _QuietLines(change)
+    quiet = QuietLines(change)
     # the heaviest hunk that changes code, else the heaviest (a side is read only when asked)
-    chosen = next((hunk for _, _, hunk in ranked if by_size or len(ranked) == 1 or quiet.has_code(hunk)), ranked[0][2])
+    chosen = next(
+        (hunk for _, _, hunk in ranked if by_size or len(ranked) == 1 or _has_code(quiet, hunk)), ranked[0][2]
+    )
     window = trim_lines(chosen.lines, max_lines)
     shown = [chosen.lines[i] for i in window.indices]
     all_anchors = new_file_anchors(chosen)

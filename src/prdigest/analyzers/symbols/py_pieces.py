@@ -95,7 +95,7 @@ def _head_digest(node: ast.ClassDef) -> bytes:
 
 def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
     """Equal for two classes exactly when their stripped dumps are: equal heads, and the same
-    members after `_stripped_body` (a leading docstring and version constants out, ``pass``
+    members after `stripped_body` (a leading docstring and version constants out, ``pass``
     for nothing), each by the digest of its stripped dump (16 bytes each: joined unambiguously)."""
     kept = [digest for i, (doc, version, digest) in enumerate(members) if not (i == 0 and doc) and not version]
     return hashlib.blake2b(head + b"".join(kept or [_PASS_DIGEST]), digest_size=16).digest()
@@ -125,7 +125,7 @@ def _stripped_dump(node: ast.AST) -> str:
     for name in fields:
         value = getattr(node, name, _ABSENT)
         if stripped and name == "body":
-            value = _stripped_body(value)
+            value = stripped_body(value)
         if isinstance(value, ast.AST):
             append(_stripped_dump(value))
             append(",")
@@ -142,7 +142,7 @@ def _stripped_dump(node: ast.AST) -> str:
     return "".join(parts)
 
 
-def _stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
+def stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
     """`_Strip`'s body: the docstring and the version constants out, ``pass`` if nothing is left."""
     if body and is_docstring(body[0]):
         body = body[1:]

@@ -42,6 +42,7 @@ from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
+from prdigest.analyzers.symbols.names import has_private_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
 from prdigest.analyzers.verdict.substance import Substance, is_core, measure
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
@@ -375,11 +376,6 @@ def _design(discussion: DiscussionFacts, risks: RisksFacts, files: FilesFacts, a
         add("design-trap", "; ".join(details), weight, *items)
 
 
-def _is_public(qualified: str) -> bool:
-    """No part of the name is private (``_x``); dunders (``__init__``) are public."""
-    return not any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in qualified.split("."))
-
-
 def _another_value(before: str, after: str) -> bool:
     """Two literal defaults that give callers another value. A sentinel or ``None`` standing in
     for a value the body fills (``[]`` → ``None``), or one empty collection for another
@@ -403,7 +399,7 @@ def _api_defaults(symbols: SymbolsFacts, files: FilesFacts, add: _Add) -> None:
         for e in symbols.edits
         if e.kind == "default-changed"
         and e.path in core
-        and _is_public(e.params.get("function", ""))
+        and not has_private_part(e.params.get("function", ""))
         and _another_value(e.params.get("before", ""), e.params.get("after", ""))
     ]
     if not changed:

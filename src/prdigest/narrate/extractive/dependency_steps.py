@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from prdigest.analyzers.dependencies.moves import move_sources
 from prdigest.models.facts import DependencyChange, FileFact
 from prdigest.narrate.extractive.changes import dependency_fact, dependency_title, main_kind, specifier
 from prdigest.narrate.extractive.step_parts import Part, WhyFinder, join_more, with_why
@@ -39,13 +40,8 @@ def relevant_changes(changes: list[DependencyChange], files: list[FileFact]) -> 
             return False
         return file_status != "added" or change.source_kind in _MANIFEST_KINDS
 
-    sources = _move_sources([c for c in changes if own(c)])
+    sources = move_sources([c for c in changes if own(c)])
     return [c for c in changes if own(c) or _is_source(c, sources)]
-
-
-def _move_sources(changes: list[DependencyChange]) -> set[tuple[str, str]]:
-    """(package, path) of every place an addition among ``changes`` moved from."""
-    return {(c.package, path) for c in changes for path in c.moved_from}
 
 
 def _is_source(change: DependencyChange, sources: set[tuple[str, str]]) -> bool:
@@ -71,7 +67,7 @@ def _moves(changes: list[DependencyChange]) -> list[DependencyGroup]:
             additions.setdefault(change.package, []).append(change)
     groups: list[DependencyGroup] = []
     for package, added in additions.items():
-        sources = _move_sources(added)
+        sources = move_sources(added)
         removed = [c for c in changes if _is_source(c, sources)]
         if not removed:
             continue  # the place it left is not told (e.g. a CI tool): the addition stands alone

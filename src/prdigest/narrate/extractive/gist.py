@@ -13,7 +13,7 @@ from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
-from prdigest.narrate.extractive.step_parts import join_more
+from prdigest.narrate.extractive.step_parts import join_more, shown_count
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.words import Phrases
 
@@ -265,8 +265,7 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
 
 
 def _files(files: list[FileFact], ph: Phrases) -> str:
-    # one file past the limit is named: "and 1 more files" says less in more words
-    limit = MAX_FILES + 1 if len(files) == MAX_FILES + 1 else MAX_FILES
+    limit = shown_count(len(files), MAX_FILES)
     shown = [ph.code(f.path) for f in files[:limit]]
     if len(files) > limit:
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")

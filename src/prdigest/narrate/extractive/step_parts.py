@@ -169,6 +169,12 @@ def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: P
     )
 
 
+def shown_count(total: int, limit: int) -> int:
+    """How many of `total` items a list names: `limit`, or all when only one would be left
+    out ("and 1 more" says less in more words)."""
+    return limit + 1 if total == limit + 1 else limit
+
+
 def file_list(
     files: list[FileFact],
     symbols_by_path: dict[str, list[SymbolChange]],
@@ -180,8 +186,7 @@ def file_list(
     edits = edits_by_path or {}
     limit = MAX_FILES_PER_STEP[length]
     ordered = sorted(files, key=lambda f: (not f.is_key, -(f.additions + f.deletions)))
-    if len(ordered) == limit + 1:
-        limit += 1
+    limit = shown_count(len(ordered), limit)
     lines = [file_line(f, symbols_by_path.get(f.path, []), length, ph, edits.get(f.path, "")) for f in ordered[:limit]]
     if len(ordered) > limit:
         lines.append(ph.say("steps", "more_files", count=len(ordered) - limit))
