@@ -21,7 +21,9 @@ def analyzed_history(repo: GitRepoBuilder, repository: str, database: Path) -> S
 
 
 def analyze_history(store: Store, repo: GitRepoBuilder, repository: str) -> Store:
-    """`repo` synced as `repository` into an open `store` (any backend), every PR analyzed."""
+    """`repo` synced as `repository` into an open `store` (any backend), every PR analyzed; the
+    clone's origin is the repository's GitHub URL, as a real clone's is."""
+    repo.set_origin(f"https://github.com/{repository}.git")
     sync_source(store, GitSource(repo.path, GitSyncOptions(repository=repository)))
     assert analyze_selected(store, AnalyzeRequest()).failed == []
     return store

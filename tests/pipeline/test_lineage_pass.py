@@ -180,14 +180,18 @@ def test_bot_release_notes_belong_upstream(tmp_path: Path, store: Store) -> None
     assert refs == {("pytest-dev/pytest", 50): "mentions", ("pytest-dev/pytest", 12): "mentions"}
 
 
+_PROMISE = "We should relax this once 14.1.1 ships."
+
+
+def _cap_with_a_promise(repo: GitRepoBuilder, number: int) -> None:
+    """A PR that caps a package and says it will relax the cap later."""
+    body = f"14.1.0 breaks the import. {_PROMISE}"
+    repo.squash_pr(number, "Cap the kernel library", {"requirements.txt": "kern-cuda13x<14.1.0\n"}, body=body)
+
+
 def test_follow_ups_by_todo_and_by_deferred_relaxation(tmp_path: Path, store: Store) -> None:
     repo = _start(tmp_path)
-    repo.squash_pr(
-        60,
-        "Cap the kernel library",
-        {"requirements.txt": "kern-cuda13x<14.1.0\n"},
-        body="14.1.0 breaks the import. We should relax this once 14.1.1 ships.",
-    )
+    _cap_with_a_promise(repo, 60)
     repo.squash_pr(
         61,
         "Add a shim for the old loader",
@@ -201,7 +205,7 @@ def test_follow_ups_by_todo_and_by_deferred_relaxation(tmp_path: Path, store: St
     cap = _facts(store, 60)
     (relaxed,) = cap.lineage.followed_up_by
     assert (relaxed.number, relaxed.matched_by) == (63, "dependency")
-    assert relaxed.promise == "We should relax this once 14.1.1 ships."
+    assert relaxed.promise == "We should relax this once 14.1.1 ships."  # the promise, quoted as written
     assert [f.number for f in _facts(store, 63).lineage.follows_up] == [60]
 
     shim = _facts(store, 61)
@@ -213,12 +217,7 @@ def test_follow_ups_by_todo_and_by_deferred_relaxation(tmp_path: Path, store: St
 
 def test_a_cap_moved_to_another_file_as_it_was_is_not_its_relaxation(tmp_path: Path, store: Store) -> None:
     repo = _start(tmp_path)
-    repo.squash_pr(
-        60,
-        "Cap the kernel library",
-        {"requirements.txt": "kern-cuda13x<14.1.0\n"},
-        body="14.1.0 breaks the import. We should relax this once 14.1.1 ships.",
-    )
+    _cap_with_a_promise(repo, 60)
     pyproject = '[project]\nname = "kernels"\nversion = "1.0"\ndependencies = [\n    "{requirement}",\n]\n'
     moved = {"requirements.txt": None, "pyproject.toml": pyproject.format(requirement="kern-cuda13x<14.1.0")}
     repo.squash_pr(61, "Declare dependencies in pyproject.toml", moved)

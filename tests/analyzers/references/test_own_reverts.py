@@ -47,7 +47,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         {PATH: _plan(60, fallback=True)},
         body=f'* Revert "Drop the fallback plan"\n\nThis reverts commit {feature}.\n',
     )
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "planner.db")
 
 

@@ -56,7 +56,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(SENTINEL, "No shared list default", {PATH: _responses(code="303", empty="None", notes=_NOTES)})
     repo.squash_pr(PRIVATE, "Retry more", {PATH: _responses(code="303", empty="None", retries="5", notes=_NOTES)})
     repo.squash_pr(TIMEOUTS, "Wait longer", {CLIENTS: _clients("10")})
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "web.db")
 
 

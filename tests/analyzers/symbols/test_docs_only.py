@@ -41,7 +41,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         "Reduce with max",
         {"src/ops/core.py": _ops(body="return max(values)"), "src/ops/api.py": _ops(note=" in a list")},
     )
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "ops.db")
 
 

@@ -55,7 +55,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.commit({"README.md": "# sizes\n", PATH: _BEFORE}, "Initial")
     repo.squash_pr(SAME_EXCEPTION, "Accept fractional sizes", {PATH: _SAME})
     repo.squash_pr(NEW_EXCEPTION, "Refuse sizes past a terabyte", {PATH: _NEW})
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "sizes.db")
 
 

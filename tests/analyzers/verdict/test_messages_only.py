@@ -68,7 +68,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(COMPARED, "Accept the new reply", {PATH: _cart(**again, answer="yes go ahead now")})
     repo.squash_pr(MATCHED, "Match the new order lines", {PATH: _cart(**again, prefix="Order created for the buyer")})
     repo.squash_pr(QUERY, "Read item titles", {PATH: _cart(**again, query="SELECT id, title FROM items WHERE id = ?")})
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "shop.db")
 
 

@@ -92,7 +92,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     library = f'def ask(prompt):\n    """Answer a prompt such as {PROMPT!r}."""\n    return prompt\n\n\n'
     library += f"DEFAULT = {PROMPT!r}\n"
     repo.squash_pr(SHOWN, "Add ask", {"examples/vibe.py": example, "src/hooks/vibe.py": library})
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "hooks.db")
 
 

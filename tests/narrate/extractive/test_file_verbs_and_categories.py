@@ -57,7 +57,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
             "setup.cfg": "[metadata]\nname = sockets\nversion = 1\n",
         },
     )
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "sockets.db")
 
 

@@ -45,7 +45,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         ]
     )
     repo.squash_pr(RETRY, "Better control over flaky requests", {CLIENT: _AFTER}, body=body)
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "pool.db")
 
 

@@ -55,7 +55,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(
         ACTION, "Bump actions/checkout from 4 to 5", {".github/workflows/test.yml": WORKFLOW.format(ref="v5")}
     )
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "pool.db")
 
 

@@ -11,6 +11,7 @@ import pytest
 from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
 
+from prdigest.narrate.extractive.gist import action
 from prdigest.pipeline.report import report_for
 from prdigest.store import Store
 from prdigest.words import CATALOG
@@ -65,7 +66,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     parse = 'def parse_line(line):\n    return line.split(",")\n'
     core = core.replace('\n\ndef parse_line(line):\n    return line.split(",")\n', "")
     repo.squash_pr(MOVED, "Refactor parsing into its own module", {"src/trainer/parse.py": parse, CORE: core})
-    repo.set_origin(f"https://github.com/{REPO}.git")
     return analyzed_history(repo, REPO, root / "trainer.db")
 
 
@@ -93,3 +93,16 @@ def test_a_function_the_pr_adds_is_said_to_be_added(store: Store) -> None:
 
 def test_a_function_moved_from_another_file_is_refactored(store: Store) -> None:
     assert _one_line(store, MOVED).startswith("Refactors ")
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("Ignore permission errors when reading cache", "change"),
+        ("Cache the parsed grammar", "improve"),
+        ("Fix cache invalidation", "fix"),
+        ("Speed up cache reads", "improve"),
+    ],
+)
+def test_cache_is_an_improvement_only_as_the_verb(title: str, kind: str) -> None:
+    assert action(title) == kind
