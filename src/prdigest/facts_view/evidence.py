@@ -10,6 +10,7 @@ text, so old stored facts still render.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from string import Formatter
 
 from prdigest.facts_view.markup import code
@@ -58,8 +59,9 @@ def fill(table: str, template: str, params: EvidenceParams, lab: Labels, tag_lab
     return sentences[key].format_map(_Missing(values))
 
 
-def _fields(sentence: str) -> list[str]:
-    return [name for _, name, _, _ in Formatter().parse(sentence) if name]
+@lru_cache(maxsize=1024)  # the templates are few; every sentence of every report asks
+def _fields(sentence: str) -> tuple[str, ...]:
+    return tuple(name for _, name, _, _ in Formatter().parse(sentence) if name)
 
 
 class _Missing(dict[str, str]):

@@ -82,10 +82,12 @@ def ranked_symbols(facts: Facts) -> list[SymbolChange]:
     return [symbol for _, symbol in sorted(unique, key=rank)]
 
 
-def key_symbols(facts: Facts, length: Length) -> list[SymbolChange]:
-    """At most MAX_SYMBOLS of `ranked_symbols`; private helpers and tests only when there are
-    too few public symbols to show (they are counted by `hidden_symbol_count` otherwise)."""
-    ranked = ranked_symbols(facts)
+def key_symbols(facts: Facts, length: Length, ranked: list[SymbolChange] | None = None) -> list[SymbolChange]:
+    """At most MAX_SYMBOLS of `ranked_symbols` (``ranked``, when the caller has it already);
+    private helpers and tests only when there are too few public symbols to show (they are
+    counted by `hidden_symbol_count` otherwise)."""
+    if ranked is None:
+        ranked = ranked_symbols(facts)
     test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
     public = [s for s in ranked if not is_private(s.name) and not is_test_symbol(s, test_paths)]
     chosen = public if len(public) >= MIN_PUBLIC else ranked
@@ -94,7 +96,8 @@ def key_symbols(facts: Facts, length: Length) -> list[SymbolChange]:
 
 def hidden_symbol_count(facts: Facts, length: Length) -> int:
     """How many changed symbols `key_symbols` leaves out (for "and N more")."""
-    return len(ranked_symbols(facts)) - len(key_symbols(facts, length))
+    ranked = ranked_symbols(facts)
+    return len(ranked) - len(key_symbols(facts, length, ranked))
 
 
 def file_symbols(facts: Facts, path: str, length: Length) -> tuple[list[str], int]:

@@ -21,7 +21,7 @@ from prdigest.pipeline.publish_stamps import PageEntry, page_stamp
 from prdigest.pipeline.related import related_from_store
 from prdigest.pipeline.related_notes import related_notes, same_repository_targets
 from prdigest.pipeline.report import current_facts, narrative_for
-from prdigest.render.build import build_report
+from prdigest.render.build import LengthFreeParts, build_report
 from prdigest.render.feed import feed_item
 from prdigest.render.formats import REPORT_FORMATS
 from prdigest.render.site_index import INDEX_REPORT_LINKS, IndexRow, report_path
@@ -266,6 +266,7 @@ def make_pr_pages(
     documents: list[tuple[str, str]] = []
     new_items: dict[str, FeedItem] = {}
     new_rows: dict[str, IndexRow] = {}
+    built = LengthFreeParts()  # what its reports of both lengths in a language show alike
     for lang in languages:
         links: list[tuple[str, str]] = []
         lab = labels(lang)
@@ -273,7 +274,7 @@ def make_pr_pages(
             narrative = narratives[(lang, length)]
             if length == "brief":
                 new_items[lang] = feed_item(pr, facts, narrative, lang)
-            report = build_report(pr, facts, narrative, lang, length, ledger=ledger)
+            report = build_report(pr, facts, narrative, lang, length, ledger=ledger, shared=built)
             for fmt in REPORT_FORMATS.values():
                 relative = report_path(pr.number, lang, length, fmt.extension)
                 documents.append((relative, fmt.render(report)))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
 from prdigest.facts_view.gaps import gap_notes, review_data_available
-from prdigest.facts_view.selection import file_symbols, hidden_symbol_count, key_excerpts, key_files, key_symbols
+from prdigest.facts_view.selection import file_symbols, key_excerpts, key_files, key_symbols, ranked_symbols
 from prdigest.models.facts import Facts
 from prdigest.models.ledger import LedgerLink
 from prdigest.models.narrative import Length, Narrative
@@ -43,11 +43,20 @@ def build_report(
     *,
     catalog: Catalog = CATALOG,
     ledger: Sequence[LedgerLink] = (),
+    shared: LengthFreeParts | None = None,
 ) -> Report:
     """The report; ``ledger`` places each dependency change between its neighbours (from the
-    pipeline's `ledger_links`; empty when the caller has no store, then no history is shown)."""
+    pipeline's `ledger_links`; empty when the caller has no store, then no history is shown).
+    ``shared``: what the PR's reports of other lengths in ``lang`` made already."""
     lab = catalog.labels(lang)
-    labels_of_tags = tag_labels(facts.risks.tags, lab)
+    said = shared.by_lang.get(lang) if shared is not None else None
+    if said is None:
+        said = _said(facts, lab)
+        if shared is not None:
+            shared.by_lang[lang] = said
+    labels_of_tags, tag_evidence, reasons = said
+    ranked = ranked_symbols(facts)
+    chosen_symbols = key_symbols(facts, length, ranked)
     roles = {r.path: r.role for r in narrative.file_roles}
     notes = {n.path: n.note for n in narrative.excerpt_notes}
     files = key_files(facts, length)
@@ -93,10 +102,8 @@ def build_report(
             )
             for f in files
         ],
-        key_symbols=[
-            KeySymbol(name=s.name, path=s.path, kind=s.kind, change=s.change) for s in key_symbols(facts, length)
-        ],
-        key_symbols_more=hidden_symbol_count(facts, length),
+        key_symbols=[KeySymbol(name=s.name, path=s.path, kind=s.kind, change=s.change) for s in chosen_symbols],
+        key_symbols_more=len(ranked) - len(chosen_symbols),  # `hidden_symbol_count`
         key_code=[
             KeyExcerpt(
                 path=e.path,
@@ -140,9 +147,9 @@ def build_report(
                     tag=t.tag,
                     label=labels_of_tags[t.tag],
                     severity=t.severity,
-                    evidence=risk_evidence(t, lab),
+                    evidence=evidence,
                 )
-                for t in facts.risks.tags
+                for t, evidence in zip(facts.risks.tags, tag_evidence, strict=True)
             ],
         ),
         related=[
@@ -166,7 +173,7 @@ def build_report(
             label=lab.verdict(facts.verdict.level.value),
             score=facts.verdict.score,
             # A reason without words in this language is left out, never shown as its raw code.
-            reasons=[text for r in facts.verdict.reasons if (text := reason_text(r, lab, labels_of_tags))],
+            reasons=list(reasons),
             paragraph=narrative.feed_paragraph,
         ),
         narrator=NarratorInfo(
@@ -181,6 +188,24 @@ def build_report(
         ),
         omitted_from_prompt=list(narrative.omitted_from_prompt),
     )
+
+
+class LengthFreeParts:
+    """What one PR's reports in a language show whatever their length (the risk tags' names
+    and evidence, the verdict's reasons), made once when the PR is built in several lengths.
+    A new one for each PR."""
+
+    def __init__(self) -> None:
+        self.by_lang: dict[str, tuple[dict[str, str], list[str], list[str]]] = {}
+
+
+def _said(facts: Facts, lab: Labels) -> tuple[dict[str, str], list[str], list[str]]:
+    """The risk tags' names and evidence, and the verdict's reasons, in ``lab``'s language."""
+    labels_of_tags = tag_labels(facts.risks.tags, lab)
+    evidence = [risk_evidence(t, lab) for t in facts.risks.tags]
+    # A reason without words in this language is left out, never shown as its raw code.
+    reasons = [text for r in facts.verdict.reasons if (text := reason_text(r, lab, labels_of_tags))]
+    return labels_of_tags, evidence, reasons
 
 
 def discussion_overview(facts: Facts, lab: Labels) -> str:

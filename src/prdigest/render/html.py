@@ -23,7 +23,7 @@ from prdigest.errors import ConfigError
 from prdigest.models.feed import Feed
 from prdigest.models.report import Report
 from prdigest.render.markdown import when
-from prdigest.words import CATALOG, Catalog, Labels, labels
+from prdigest.words import CATALOG, Catalog
 
 _NOT_IN_URLS = frozenset(' "<>`\\{}|^')
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
@@ -107,25 +107,26 @@ class _Lookup(dict[str, str]):
         return value
 
 
-def _label_lookups(lab: Labels) -> dict[str, object]:
+@lru_cache(maxsize=16)
+def _label_lookups(catalog: Catalog, lang: str) -> dict[str, object]:
     """What a report template is given to look labels up: ``lab`` and ``txt``, ``fld`` and
-    ``hd`` (a heading without values)."""
+    ``hd`` (a heading without values). Made once per language: a page asks for ~50 labels,
+    every page of a language for the same ones (the words are read-only once loaded)."""
+    lab = catalog.labels(lang)
     return {"lab": lab, "txt": _Lookup(lab.text), "fld": _Lookup(lab.field), "hd": _Lookup(lab.heading)}
 
 
 def render_report_html(report: Report, *, catalog: Catalog = CATALOG) -> str:
     """The report as a standalone page (what ``publish`` writes)."""
-    lab = catalog.labels(report.lang)
     template = environment().get_template("report.html.j2")
-    return template.render(r=report, standalone=True, **_label_lookups(lab))
+    return template.render(r=report, standalone=True, **_label_lookups(catalog, report.lang))
 
 
 def render_report_body_html(report: Report) -> Markup:
     """The report's ``<article>`` for a page that shows the title itself (the web's report
     page): the same markup as the standalone page, without its heading and title line."""
-    lab = labels(report.lang)
     template = environment().get_template("report_body.html.j2")
-    return Markup(template.render(r=report, standalone=False, **_label_lookups(lab)))
+    return Markup(template.render(r=report, standalone=False, **_label_lookups(CATALOG, report.lang)))
 
 
 def render_feed_html(feed: Feed, *, catalog: Catalog = CATALOG) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from prdigest.words.lang import Lang
 from prdigest.words.language import LanguageInfo, Words
@@ -28,7 +29,7 @@ class Labels:
     def info(self) -> LanguageInfo:
         return self.words.info
 
-    @property
+    @cached_property  # asked for by every label and phrase looked up
     def tables(self) -> WordFile:
         return self.words.file("labels")
 

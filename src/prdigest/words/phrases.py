@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from prdigest.words.labels import Labels
 from prdigest.words.lang import Lang
@@ -19,7 +19,7 @@ class Phrases:
     def lang(self) -> Lang:
         return self.labels.lang
 
-    @property
+    @cached_property  # asked for by every label and phrase looked up
     def tables(self) -> WordFile:
         return self.labels.words.file("phrases")
 
