@@ -18,7 +18,8 @@ from prdigest.words import Lang
 def test_shared_parts_build_the_reports_each_length_builds_alone(seeds: Any, order: tuple[Lang, Lang]) -> None:
     pr = seeds.humming_pr()
     facts: Facts = seeds.humming_facts()
-    assert facts.risks.tags and facts.verdict.reasons  # the parts shared are there to share
+    assert facts.risks.tags
+    assert facts.verdict.reasons
     shared = LengthFreeParts()
     for lang in order:
         for length in ("full", "brief"):
@@ -26,7 +27,8 @@ def test_shared_parts_build_the_reports_each_length_builds_alone(seeds: Any, ord
             alone = build_report(pr, facts, narrative, lang, length)
             together = build_report(pr, facts, narrative, lang, length, shared=shared)
             assert together == alone
-            assert together.verdict.reasons and together.risks.tags
+            assert together.verdict.reasons
+            assert together.risks.tags
     assert sorted(shared.by_lang) == ["en", "zh"]
     # each language's own words: the Chinese reasons are not the English ones
     assert shared.by_lang["en"][2] != shared.by_lang["zh"][2]
