@@ -16,13 +16,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from prdigest.models.plain_records import PlainSameNumberCommit
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import PendingGitText, try_git_text
-
-if TYPE_CHECKING:  # the models (pydantic) load with the first collision: the listing starts without
-    from prdigest.models.pullrequest import SameNumberCommit
 
 
 class Resolution(StrEnum):
@@ -39,7 +36,7 @@ class Resolution(StrEnum):
 class Collision:
     number: int
     kept: str  # the SHA that becomes the record
-    others: tuple[SameNumberCommit, ...]
+    others: tuple[PlainSameNumberCommit, ...]
     resolution: Resolution
 
 
@@ -90,8 +87,6 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
 
 
 def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -> Collision:
-    from prdigest.models.pullrequest import SameNumberCommit
-
     # `commits` is newest first (git log order).
     sized = [(sha, when, subject, _files_changed(repo, sha)) for sha, when, subject in commits]
     real = [item for item in sized if item[3] > 0]
@@ -103,7 +98,7 @@ def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -
     else:
         resolution = Resolution.NEWEST_OF_SEVERAL
     others = tuple(
-        SameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
+        PlainSameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
         for sha, when, subject, files in sized
         if sha != kept[0]
     )

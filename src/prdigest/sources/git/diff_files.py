@@ -1,4 +1,4 @@
-"""Turn one commit's ``git log -p`` patch into per-file ``FileChange`` records.
+"""Turn one commit's ``git log -p`` patch into per-file records (`PlainFileChange`).
 
 The patch is cut on ``diff --git`` headers; each file's header (everything before its first
 hunk) goes through ``unidiff`` for status, paths and the binary flag, and +/- lines are
@@ -15,7 +15,8 @@ from unidiff.constants import DEV_NULL, RE_DIFF_GIT_HEADER
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from prdigest.models.pullrequest import FileChange, FileStatus
+from prdigest.models.plain_records import PlainFileChange
+from prdigest.models.states import FileStatus
 
 _FILE_HEADER = b"diff --git "
 _INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
@@ -33,7 +34,7 @@ _C_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b", 
 class ParsedFile:
     """A file change plus what reading its contents later needs (blob ids)."""
 
-    change: FileChange
+    change: PlainFileChange
     old_blob: str | None = None
     new_blob: str | None = None
     had_invalid_utf8: bool = False
@@ -90,7 +91,7 @@ def parse_file_patch(raw: bytes) -> ParsedFile:
     header_text = header.decode("utf-8", errors="replace")
     old_blob, new_blob = _blob_ids(header)
     path, previous, status, binary = _header_facts(header_text)
-    change = FileChange(
+    change = PlainFileChange(
         path=path,
         previous_path=previous,
         status=status,
