@@ -11,9 +11,9 @@ compare the two on every field; `benchmarks/compare_sync.py` on real histories.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from prdigest.models.states import FileStatus, PRState
@@ -24,15 +24,36 @@ if TYPE_CHECKING:
 # A record as a writer takes it: the model, or the plain twin a git source builds.
 AnyPullRequest: TypeAlias = "PullRequest | PlainPullRequest"
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+def json_text(value: str | None) -> str:
+    """A JSON string as pydantic writes it: UTF-8 left as is, only ``"``, ``\\`` and control
+    characters escaped. An ASCII text goes through the standard library's faster ASCII
+    escaper, which writes the same but for DEL (it escapes it; pydantic does not)."""
+    if value is None:
+        return "null"
+    if value.isascii() and "\x7f" not in value:
+        return str(encode_basestring_ascii(value))
+    return str(encode_basestring(value))
 
 
-def json_time(value: datetime | None) -> str | None:
+def json_time(value: datetime | None) -> str:
     """A time as pydantic's JSON writes it: ISO 8601, a zero offset as ``Z``."""
     if value is None:
-        return None
+        return "null"
     text = value.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return f'"{text[:-6]}Z"' if text.endswith("+00:00") else f'"{text}"'
+
+
+def _json_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+def _json_bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _json_texts(values: list[str]) -> str:
+    return f"[{','.join(json_text(v) for v in values)}]"
 
 
 @dataclass(slots=True)
@@ -48,18 +69,14 @@ class PlainFileChange:
     content_before: str | None = None
     content_after: str | None = None
 
-    def json_fields(self) -> dict[str, Any]:
+    def json(self) -> str:
         """The JSON object of the file without its two texts, in the model's field order."""
-        return {
-            "path": self.path,
-            "previous_path": self.previous_path,
-            "status": self.status.value,
-            "additions": self.additions,
-            "deletions": self.deletions,
-            "patch": self.patch,
-            "binary": self.binary,
-            "truncated": self.truncated,
-        }
+        return (
+            f'{{"path":{json_text(self.path)},"previous_path":{json_text(self.previous_path)},'
+            f'"status":"{self.status.value}","additions":{self.additions},"deletions":{self.deletions},'
+            f'"patch":{json_text(self.patch)},"binary":{_json_bool(self.binary)},'
+            f'"truncated":{_json_bool(self.truncated)}}}'
+        )
 
     def to_model(self) -> FileChange:
         from prdigest.models.pullrequest import FileChange
@@ -91,15 +108,12 @@ class PlainCommit:
     def subject(self) -> str:
         return self.message.split("\n", 1)[0]
 
-    def json_fields(self) -> dict[str, Any]:
-        return {
-            "sha": self.sha,
-            "author": self.author,
-            "author_email": self.author_email,
-            "co_authors": self.co_authors,
-            "committed_at": json_time(self.committed_at),
-            "message": self.message,
-        }
+    def json(self) -> str:
+        return (
+            f'{{"sha":{json_text(self.sha)},"author":{json_text(self.author)},'
+            f'"author_email":{json_text(self.author_email)},"co_authors":{_json_texts(self.co_authors)},'
+            f'"committed_at":{json_time(self.committed_at)},"message":{json_text(self.message)}}}'
+        )
 
     def to_model(self) -> Commit:
         from prdigest.models.pullrequest import Commit
@@ -121,13 +135,11 @@ class PlainSameNumberCommit:
     subject: str = ""
     files_changed: int = 0
 
-    def json_fields(self) -> dict[str, Any]:
-        return {
-            "sha": self.sha,
-            "committed_at": json_time(self.committed_at),
-            "subject": self.subject,
-            "files_changed": self.files_changed,
-        }
+    def json(self) -> str:
+        return (
+            f'{{"sha":{json_text(self.sha)},"committed_at":{json_time(self.committed_at)},'
+            f'"subject":{json_text(self.subject)},"files_changed":{self.files_changed}}}'
+        )
 
     def to_model(self) -> SameNumberCommit:
         from prdigest.models.pullrequest import SameNumberCommit
@@ -180,41 +192,28 @@ class PlainPullRequest:
 
     def record_json(self) -> str:
         """``PullRequest.model_dump_json(exclude=<every file's two texts>)``, without pydantic."""
-        fields: dict[str, Any] = {
-            "repository": self.repository,
-            "number": self.number,
-            "title": self.title,
-            "body": self.body,
-            "author": self.author,
-            "state": self.state.value,
-            "created_at": json_time(self.created_at),
-            "updated_at": json_time(self.updated_at),
-            "merged_at": json_time(self.merged_at),
-            "closed_at": json_time(self.closed_at),
-            "url": self.url,
-            "base_ref": self.base_ref,
-            "head_ref": self.head_ref,
-            "base_sha": self.base_sha,
-            "head_sha": self.head_sha,
-            "merge_commit_sha": self.merge_commit_sha,
-            "labels": [],
-            "additions": self.additions,
-            "deletions": self.deletions,
-            "files": [f.json_fields() for f in self.files],
-            "files_truncated": self.files_truncated,
-            "changed_files_count": self.changed_files_count,
-            "commits": [c.json_fields() for c in self.commits],
-            "reviews": [],
-            "review_threads": [],
-            "comments": [],
-            "closing_issues": [],
-            "source": self.source,
-        }
+        files = ",".join(f.json() for f in self.files)
+        commits = ",".join(c.json() for c in self.commits)
+        parts = [
+            f'{{"repository":{json_text(self.repository)},"number":{self.number},"title":{json_text(self.title)},'
+            f'"body":{json_text(self.body)},"author":{json_text(self.author)},"state":"{self.state.value}",'
+            f'"created_at":{json_time(self.created_at)},"updated_at":{json_time(self.updated_at)},'
+            f'"merged_at":{json_time(self.merged_at)},"closed_at":{json_time(self.closed_at)},'
+            f'"url":{json_text(self.url)},"base_ref":{json_text(self.base_ref)},"head_ref":{json_text(self.head_ref)},'
+            f'"base_sha":{json_text(self.base_sha)},"head_sha":{json_text(self.head_sha)},'
+            f'"merge_commit_sha":{json_text(self.merge_commit_sha)},"labels":[],'
+            f'"additions":{self.additions},"deletions":{self.deletions},"files":[{files}],'
+            f'"files_truncated":{_json_bool(self.files_truncated)},'
+            f'"changed_files_count":{_json_int(self.changed_files_count)},"commits":[{commits}],'
+            '"reviews":[],"review_threads":[],"comments":[],"closing_issues":[],'
+            f'"source":{json_text(self.source)}'
+        ]
         if self.incomplete:  # left out when empty, as the model's exclude_if
-            fields["incomplete"] = self.incomplete
+            parts.append(f',"incomplete":{_json_texts(self.incomplete)}')
         if self.same_number_commits:
-            fields["same_number_commits"] = [c.json_fields() for c in self.same_number_commits]
-        return _ENCODE(fields)
+            parts.append(f',"same_number_commits":[{",".join(c.json() for c in self.same_number_commits)}]')
+        parts.append("}")
+        return "".join(parts)
 
     def to_model(self) -> PullRequest:
         from prdigest.models.pullrequest import PullRequest

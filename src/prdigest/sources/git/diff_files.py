@@ -84,11 +84,14 @@ def parse_file_patch(raw: bytes) -> ParsedFile:
     """One ``diff --git`` chunk into a ParsedFile; a header unidiff rejects still yields a record."""
     hunks_at = raw.find(b"\n@@ ")
     header = raw if hunks_at < 0 else raw[: hunks_at + 1]
-    body = b"" if hunks_at < 0 else raw[hunks_at:]
-    additions = body.count(b"\n+")
-    deletions = body.count(b"\n-")
-    text, replaced = decode_patch(raw)
-    header_text = header.decode("utf-8", errors="replace")
+    additions = 0 if hunks_at < 0 else raw.count(b"\n+", hunks_at)
+    deletions = 0 if hunks_at < 0 else raw.count(b"\n-", hunks_at)
+    # Header and hunks decoded apart, each once: they meet at a newline, which no UTF-8
+    # sequence (valid or not) spans, so the texts and the "replaced" flag are those of the
+    # whole chunk decoded at once.
+    header_text, header_replaced = decode_patch(header)
+    # Like GitHub's ``patch`` field: the hunks, without git's per-file header lines.
+    hunks, hunks_replaced = ("", False) if hunks_at < 0 else _decode_view(memoryview(raw)[hunks_at + 1 :])
     old_blob, new_blob = _blob_ids(header)
     path, previous, status, binary = _header_facts(header_text)
     change = PlainFileChange(
@@ -97,18 +100,18 @@ def parse_file_patch(raw: bytes) -> ParsedFile:
         status=status,
         additions=additions,
         deletions=deletions,
-        patch=None if binary else _hunks_only(text),
+        patch=None if binary else hunks,
         binary=binary,
     )
-    return ParsedFile(change, old_blob, new_blob, replaced)
+    return ParsedFile(change, old_blob, new_blob, header_replaced or hunks_replaced)
 
 
-def _hunks_only(text: str) -> str:
-    # Like GitHub's ``patch`` field: the hunks, without git's per-file header lines.
-    at = text.find("\n@@ ")
-    if at < 0:
-        return ""
-    return text[at + 1 :]
+def _decode_view(raw: memoryview) -> tuple[str, bool]:
+    """`decode_patch` of part of a chunk, without copying the part first."""
+    try:
+        return str(raw, "utf-8"), False
+    except UnicodeDecodeError:
+        return str(raw, "utf-8", "replace"), True
 
 
 def _blob_ids(header: bytes) -> tuple[str | None, str | None]:
