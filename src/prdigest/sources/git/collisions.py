@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from prdigest.models.plain_records import PlainSameNumberCommit
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import PendingGitText, try_git_text
+
+if TYPE_CHECKING:  # loaded with the first collision: the listing starts without it
+    from prdigest.models.plain_records import PlainSameNumberCommit
 
 
 class Resolution(StrEnum):
@@ -87,6 +90,8 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
 
 
 def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -> Collision:
+    from prdigest.models.plain_records import PlainSameNumberCommit
+
     # `commits` is newest first (git log order).
     sized = [(sha, when, subject, _files_changed(repo, sha)) for sha, when, subject in commits]
     real = [item for item in sized if item[3] > 0]

@@ -20,7 +20,6 @@ from prdigest.models.states import FileStatus
 
 _FILE_HEADER = b"diff --git "
 _INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
-_NULL_OID = re.compile(r"^0+$")
 # Extended header lines git writes for a text change that is not a copy (see plain_header_facts).
 _PLAIN_EXTENDED_LINE = re.compile(
     r"(?:index [0-9a-f]+\.\.[0-9a-f]+(?: \d+)?|(?:new file|deleted file|old|new) mode \d+"
@@ -118,8 +117,9 @@ def _blob_ids(header: bytes) -> tuple[str | None, str | None]:
     match = _INDEX_LINE.search(header)
     if match is None:
         return None, None
-    old, new = (m.decode("ascii") for m in match.groups())
-    return (None if _NULL_OID.match(old) else old), (None if _NULL_OID.match(new) else new)
+    old, new = match.group(1, 2)
+    # All zeros: no blob on that side (an added or removed file).
+    return (old.decode("ascii") if old.strip(b"0") else None), (new.decode("ascii") if new.strip(b"0") else None)
 
 
 HeaderFacts = tuple[str, str | None, FileStatus, bool]
