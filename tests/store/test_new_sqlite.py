@@ -129,8 +129,8 @@ def test_a_failed_first_sync_leaves_no_file(tmp_path: Path) -> None:
     assert not db.exists()
 
 
-def test_a_first_sync_into_a_new_file_does_not_load_sqlalchemy(tmp_path: Path) -> None:
-    repo = _history(tmp_path / "repo")
+def test_a_first_sync_into_a_new_file_loads_neither_sqlalchemy_nor_the_models(tmp_path: Path) -> None:
+    repo = _history(tmp_path / "repo")  # a collision and an open PR included
     args = ["sync", "git", str(repo.path), "--db", str(tmp_path / "n.db")]
-    _output, loaded = run_in_fresh_process(args, tmp_path, ("sqlalchemy",))
-    assert loaded == {"sqlalchemy": False}
+    _output, loaded = run_in_fresh_process(args, tmp_path, ("sqlalchemy", "pydantic"))
+    assert loaded == {"sqlalchemy": False, "pydantic": False}

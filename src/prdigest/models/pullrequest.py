@@ -8,42 +8,17 @@ clone knows no reviews; GitHub knows no co-author trailers unless commits say so
 
 import hashlib
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prdigest.models.factories import new_list
+from prdigest.models.states import FileStatus as FileStatus
+from prdigest.models.states import IncompleteReason as IncompleteReason
+from prdigest.models.states import PRState as PRState
 
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, defer_build=True)
-
-
-class PRState(StrEnum):
-    OPEN = "open"
-    CLOSED = "closed"
-    MERGED = "merged"
-
-
-class FileStatus(StrEnum):
-    ADDED = "added"
-    MODIFIED = "modified"
-    REMOVED = "removed"
-    RENAMED = "renamed"
-    COPIED = "copied"
-
-
-class IncompleteReason(StrEnum):
-    """Why a record is partial (`PullRequest.incomplete`); analyzers and narrators may say so."""
-
-    # The merge commit's parent is not in a shallow clone: git shows the commit as adding the
-    # whole tree, so its files, line counts and branch commits are unknown (and left empty).
-    SHALLOW_BOUNDARY = "shallow-clone-boundary"
-    # Some of the commits a merge brought in are cut off by a shallow clone.
-    SHALLOW_COMMITS = "shallow-clone-commits"
-    # Another first-parent commit carries the same "(#N)" and changed files too: its diff is
-    # not in this record (see `PullRequest.same_number_commits`).
-    NUMBER_COLLISION = "number-collision"
 
 
 class FileChange(_Record):

@@ -7,21 +7,23 @@ leaves the previous one and the next run reads again what this one may have miss
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from prdigest.errors import NotFound
-from prdigest.models.pullrequest import PullRequest
+from prdigest.sources.git.source import GitSource
 from prdigest.sources.protocol import Source, StoredLookup
 from prdigest.store.new_sqlite import NewSqliteFile
 from prdigest.store.record_batches import UpsertStats
 
 if TYPE_CHECKING:
+    from prdigest.models.plain_records import AnyPullRequest
+    from prdigest.models.pullrequest import PullRequest
     from prdigest.store.store import Store
 
 # Called after each record is committed with "inserted", "updated" or "unchanged".
-OnRecord = Callable[[PullRequest, str], None]
+OnRecord = Callable[["AnyPullRequest", str], None]
 
 
 @dataclass
@@ -59,10 +61,15 @@ def sync_source(
     stats = stats if stats is not None else SyncStats()
     repository = source.repository
     state = {} if fresh or repository is None else store.get_sync_state(repository, source.name)
-    records = source.pull_requests(state, stored_lookup(store))
+    records: Iterable[AnyPullRequest]
+    if isinstance(store, NewSqliteFile) and isinstance(source, GitSource):
+        # Its plain records, written without loading the models (pydantic): the same rows.
+        records = source.plain_pull_requests(state)
+    else:
+        records = source.pull_requests(state, stored_lookup(store))
     written: set[int] = set()  # numbers of this repository's records written (and indexed) here
 
-    def committed(pr: PullRequest, outcome: str) -> None:
+    def committed(pr: AnyPullRequest, outcome: str) -> None:
         if outcome != "unchanged" and pr.repository == repository:
             written.add(pr.number)
         if on_record is not None:
@@ -70,9 +77,9 @@ def sync_source(
 
     if source.commit_each:
         for record in records:
-            stats.add(store.upsert_prs([record], on_record=committed))
+            stats.add(_upsert(store, [record], committed))
     else:
-        stats.add(store.upsert_prs(records, on_record=committed))
+        stats.add(_upsert(store, records, committed))
     # Searchable right after the sync, not after the next analyze or server start. The
     # whole repository: rows a killed earlier sync wrote but did not index are caught up too
     # (cheap: only rows whose record changed are rebuilt; rows written above were indexed
@@ -89,6 +96,12 @@ def sync_source(
         store.set_sync_state(repository, source.name, resume)
         stats.state_saved = True
     return stats
+
+
+def _upsert(store: Store | NewSqliteFile, records: Iterable[AnyPullRequest], committed: OnRecord) -> UpsertStats:
+    if isinstance(store, NewSqliteFile):
+        return store.upsert_prs(records, on_record=committed)
+    return store.upsert_prs(cast("Iterable[PullRequest]", records), on_record=committed)
 
 
 def stored_lookup(store: Store | NewSqliteFile) -> StoredLookup:

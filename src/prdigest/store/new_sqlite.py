@@ -21,10 +21,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prdigest.errors import ConfigError, NotFound
-from prdigest.models.pullrequest import PullRequest
 from prdigest.store import sqlite_head
 from prdigest.store.quick import BUSY_TIMEOUT_S, encode_sync_state, search_stamp
 from prdigest.store.record_batches import (
@@ -37,6 +36,10 @@ from prdigest.store.record_batches import (
 )
 from prdigest.store.record_texts import TextDigests, text_refs, wanted_digests, with_texts
 from prdigest.store.search_text import build_document, parse_facts, parse_narratives
+
+if TYPE_CHECKING:  # records written here are plain (a git sync) or models; neither loads pydantic
+    from prdigest.models.plain_records import AnyPullRequest
+    from prdigest.models.pullrequest import PullRequest
 
 _PR_COLUMNS = (
     "repository_id",
@@ -160,11 +163,11 @@ class NewSqliteFile:
 
     def upsert_prs(
         self,
-        records: Iterable[PullRequest],
+        records: Iterable[AnyPullRequest],
         *,
         batch_size: int = 200,
         batch_bytes: int = 8 * 1024 * 1024,
-        on_record: OnRecord | None = None,
+        on_record: OnRecord[AnyPullRequest] | None = None,
     ) -> UpsertStats:
         """As `prdigest.store.Store.upsert_prs` (same batches, same helper thread)."""
         return write_in_batches(
@@ -176,10 +179,10 @@ class NewSqliteFile:
             on_record=on_record,
         )
 
-    def _write_batch(self, batch: Batch) -> list[tuple[PullRequest, str]]:
+    def _write_batch(self, batch: Batch[AnyPullRequest]) -> list[tuple[AnyPullRequest, str]]:
         """As `Store._upsert_batch`: one transaction, the same statements' effects in order."""
         connection = self._connection
-        outcomes: list[tuple[PullRequest, str]] = []
+        outcomes: list[tuple[AnyPullRequest, str]] = []
         saved_texts: set[str] = set()
         with _transaction(connection):
             for repo, prs in by_repository(batch).items():
@@ -266,7 +269,7 @@ class NewSqliteFile:
         "LEFT JOIN pr_search s ON s.rowid = p.id WHERE p.id IN ({ids}) ORDER BY p.id"
     )
 
-    def _index(self, ids: list[int], known: dict[int, tuple[PullRequest, str]]) -> None:
+    def _index(self, ids: list[int], known: dict[int, tuple[AnyPullRequest, str]]) -> None:
         """`search_store.index_in_transaction` with every record known."""
         for start in range(0, len(ids), _INDEX_BATCH):
             chunk = ids[start : start + _INDEX_BATCH]
@@ -279,11 +282,11 @@ class NewSqliteFile:
             if stale:
                 self._write_search_rows(stale, {pr_id: record for pr_id, (record, _hash) in known.items()})
 
-    def _write_search_rows(self, batch: list[tuple[int, str]], known: dict[int, PullRequest]) -> None:
+    def _write_search_rows(self, batch: list[tuple[int, str]], known: dict[int, AnyPullRequest]) -> None:
         connection = self._connection
         ids = [pr_id for pr_id, _stamp in batch]
         record = "NULL" if all(pr_id in known for pr_id in ids) else "p.record"
-        loaded: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
+        loaded: dict[int, tuple[AnyPullRequest | str, str | None, list[str]]] = {}
         for pr_id, stored, facts_body in connection.execute(
             f"SELECT p.id, {record}, f.body FROM pull_requests p "
             f"LEFT JOIN facts f ON f.pull_request_id = p.id WHERE p.id IN ({_marks(ids)})",
@@ -301,7 +304,7 @@ class NewSqliteFile:
                 continue
             pr, facts_body, narrative_bodies = loaded[pr_id]
             document = build_document(
-                pr if isinstance(pr, PullRequest) else PullRequest.model_validate_json(pr),
+                _stored_record(pr) if isinstance(pr, str) else pr,
                 None if facts_body is None else parse_facts(facts_body),
                 parse_narratives(narrative_bodies),
             )
@@ -361,6 +364,12 @@ class NewSqliteFile:
                     "ON CONFLICT (repository_id, source) DO UPDATE SET state = excluded.state",
                     (repo_id, source, encoded),
                 )
+
+
+def _stored_record(record: str) -> PullRequest:
+    from prdigest.models.pullrequest import PullRequest  # only for rows this sync did not write
+
+    return PullRequest.model_validate_json(record)
 
 
 @contextmanager

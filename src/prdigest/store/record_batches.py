@@ -12,16 +12,19 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from prdigest.models.pullrequest import PullRequest
 from prdigest.store.record_texts import TextDigests, record_json, row_hash, split_texts, text_size
 
+if TYPE_CHECKING:
+    from prdigest.models.plain_records import AnyPullRequest
+
 # (record, its JSON) as serialized while the previous batch is written.
-Batch = list[tuple[PullRequest, str]]
+R = TypeVar("R", bound="AnyPullRequest")  # the store writes models, a new file plain records too
+Batch = list[tuple[R, str]]
 # Writes one batch in one transaction; returns (record, outcome) for each.
-WriteBatch = Callable[[Batch], list[tuple[PullRequest, str]]]
-OnRecord = Callable[[PullRequest, str], None]
+WriteBatch = Callable[[Batch[R]], list[tuple[R, str]]]
+OnRecord = Callable[[R, str], None]
 
 
 @dataclass
@@ -42,7 +45,7 @@ def to_naive_utc(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None)
 
 
-def pr_row(pr: PullRequest, record: str, texts: str | None, digest: str) -> dict[str, Any]:
+def pr_row(pr: AnyPullRequest, record: str, texts: str | None, digest: str) -> dict[str, Any]:
     """A ``pull_requests`` row but its ids (times as naive UTC ``datetime``)."""
     return {
         "number": pr.number,
@@ -65,26 +68,26 @@ def pr_row(pr: PullRequest, record: str, texts: str | None, digest: str) -> dict
 
 
 @dataclass
-class BatchPlan:
+class BatchPlan(Generic[R]):
     """What one repository's part of a batch writes."""
 
     new_rows: list[dict[str, Any]] = field(default_factory=list)  # with repository_id
     changed_rows: list[dict[str, Any]] = field(default_factory=list)  # with _id, lowest first
     new_texts: dict[str, str | bytes] = field(default_factory=dict)  # by digest
-    written: dict[int, tuple[PullRequest, str]] = field(default_factory=dict)  # number: record, hash
-    outcomes: list[tuple[PullRequest, str]] = field(default_factory=list)
+    written: dict[int, tuple[R, str]] = field(default_factory=dict)  # number: record, hash
+    outcomes: list[tuple[R, str]] = field(default_factory=list)
 
 
 def plan_batch(
     repo_id: int,
-    prs: list[tuple[PullRequest, str]],
+    prs: list[tuple[R, str]],
     existing: Mapping[int, tuple[int, str]],
     digests: TextDigests,
     stored_texts: set[str],
-) -> BatchPlan:
+) -> BatchPlan[R]:
     """Rows and texts to write for one repository's records, given its ``existing`` rows
     (number: id, record_hash): equal records are skipped, texts already stored left out."""
-    plan = BatchPlan()
+    plan: BatchPlan[R] = BatchPlan()
     for pr, encoded in prs:
         texts, by_digest = split_texts(pr, digests)
         digest = row_hash(encoded, texts)
@@ -109,30 +112,30 @@ def plan_batch(
     return plan
 
 
-def by_repository(batch: Batch) -> dict[str, list[tuple[PullRequest, str]]]:
+def by_repository(batch: Batch[R]) -> dict[str, list[tuple[R, str]]]:
     """A batch's records by repository; later records of the same PR win, as across batches."""
     latest = {(pr.repository, pr.number): (pr, encoded) for pr, encoded in batch}
-    grouped: dict[str, list[tuple[PullRequest, str]]] = {}
+    grouped: dict[str, list[tuple[R, str]]] = {}
     for pr, encoded in latest.values():
         grouped.setdefault(pr.repository, []).append((pr, encoded))
     return grouped
 
 
 def write_in_batches(
-    records: Iterable[PullRequest],
-    write: WriteBatch,
+    records: Iterable[R],
+    write: WriteBatch[R],
     *,
     threaded: bool,
     batch_size: int,
     batch_bytes: int,
-    on_record: OnRecord | None,
+    on_record: OnRecord[R] | None,
 ) -> UpsertStats:
     """Serialize records into batches here while ``write`` commits the previous one on a
     helper thread (see `prdigest.store.store.Store.upsert_prs`)."""
     stats = UpsertStats()
     writer = _BatchWriter(write, stats, threaded=threaded)
     try:
-        batch: Batch = []
+        batch: Batch[R] = []
         size = 0
         for record in records:
             encoded = record_json(record)
@@ -150,7 +153,7 @@ def write_in_batches(
     return stats
 
 
-class _BatchWriter:
+class _BatchWriter(Generic[R]):
     """Writes batches with ``write`` on one helper thread, in order.
 
     The queue holds at most one batch, so memory stays at about three batches (one being
@@ -158,18 +161,18 @@ class _BatchWriter:
     re-raised by the next ``submit`` or by ``finish``.
     """
 
-    def __init__(self, write: WriteBatch, stats: UpsertStats, *, threaded: bool) -> None:
+    def __init__(self, write: WriteBatch[R], stats: UpsertStats, *, threaded: bool) -> None:
         self.write = write
         self.stats = stats
-        self._done: queue.SimpleQueue[list[tuple[PullRequest, str]]] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[list[tuple[R, str]]] = queue.SimpleQueue()
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
-        self._todo: queue.Queue[Batch | None] = queue.Queue(maxsize=1)
+        self._todo: queue.Queue[Batch[R] | None] = queue.Queue(maxsize=1)
         if threaded:
             self._thread = threading.Thread(target=self._run, name="prdigest-store-writer", daemon=True)
             self._thread.start()
 
-    def submit(self, batch: Batch) -> None:
+    def submit(self, batch: Batch[R]) -> None:
         if self._thread is None:
             self._done.put(self.write(batch))
             return
@@ -195,7 +198,7 @@ class _BatchWriter:
             self._thread = None
         self._raise_error()
 
-    def report(self, on_record: OnRecord | None) -> None:
+    def report(self, on_record: OnRecord[R] | None) -> None:
         """Count (and announce) the records of every batch committed so far."""
         while not self._done.empty():
             for pr, outcome in self._done.get():

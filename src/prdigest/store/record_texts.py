@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from prdigest.errors import StoreError
-from prdigest.models.pullrequest import PullRequest
+from prdigest.models.plain_records import PlainFileChange, PlainPullRequest
+
+if TYPE_CHECKING:  # a new file's sync writes plain records and never loads the models
+    from prdigest.models.pullrequest import FileChange, PullRequest
 
 
 def text_refs(texts: str | None) -> list[list[Any]] | None:
@@ -25,6 +28,8 @@ def wanted_digests(refs: list[list[Any]] | None) -> set[str]:
 
 def with_texts(record: str, refs: list[list[Any]] | None, found: Mapping[str, str]) -> PullRequest:
     """The record parsed from its JSON, each named text put back from ``found`` (by digest)."""
+    from prdigest.models.pullrequest import PullRequest
+
     pr = PullRequest.model_validate_json(record)
     for index, before, after in refs or ():
         change = pr.files[index]
@@ -46,12 +51,14 @@ def _text(found: Mapping[str, str], digest: str) -> str:
 WITHOUT_TEXTS: Any = {"files": {"__all__": {"content_before", "content_after"}}}
 
 
-def record_json(pr: PullRequest) -> str:
+def record_json(pr: PullRequest | PlainPullRequest) -> str:
     """The JSON stored in a row's ``record``: the record without its files' full texts."""
+    if isinstance(pr, PlainPullRequest):
+        return pr.record_json()
     return pr.model_dump_json(exclude=WITHOUT_TEXTS)
 
 
-def text_size(pr: PullRequest) -> int:
+def text_size(pr: PullRequest | PlainPullRequest) -> int:
     """Characters of full text the record carries (what a write batch holds besides JSON)."""
     return sum(len(f.content_before or "") + len(f.content_after or "") for f in pr.files)
 
@@ -87,12 +94,13 @@ class TextDigests:
         return digest, body
 
 
-def split_texts(pr: PullRequest, digests: TextDigests) -> tuple[str | None, dict[str, str | bytes]]:
+def split_texts(pr: PullRequest | PlainPullRequest, digests: TextDigests) -> tuple[str | None, dict[str, str | bytes]]:
     """(the row's ``texts`` JSON, or None when the record has no full text; each text by
     digest, as text or already as its UTF-8 bytes)."""
     refs: list[list[Any]] = []
     texts: dict[str, str | bytes] = {}
-    for index, change in enumerate(pr.files):
+    files: Sequence[FileChange | PlainFileChange] = pr.files
+    for index, change in enumerate(files):
         before, after = change.content_before, change.content_after
         if before is None and after is None:
             continue

@@ -9,11 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from prdigest.models.pullrequest import PullRequest
-
 if TYPE_CHECKING:
     from prdigest.models.facts import Facts
     from prdigest.models.narrative import Narrative
+    from prdigest.models.plain_records import AnyPullRequest
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{CJK}]+")
@@ -54,7 +53,7 @@ def facts_report(facts: Facts) -> tuple[str, ...]:
 
 
 def build_document(
-    pr: PullRequest, facts: Facts | Sequence[str] | None, narratives: Sequence[Narrative]
+    pr: AnyPullRequest, facts: Facts | Sequence[str] | None, narratives: Sequence[Narrative]
 ) -> SearchDocument:
     """The searchable text of one PR (segmented, cleaned). ``facts``: its facts, or their
     `facts_report` when the caller has it (the analysis does: the facts are not parsed again)."""

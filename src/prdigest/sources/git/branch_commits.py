@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from prdigest.models.pullrequest import Commit
+from prdigest.models.plain_records import PlainCommit
 from prdigest.sources.git.cat_file import CatFile
 from prdigest.sources.git.runner import run_git, try_git_text
 from prdigest.sources.git.trailers import co_authors
@@ -33,8 +33,8 @@ class CommitObject:
     committed_at: datetime | None
     message: str
 
-    def to_commit(self) -> Commit:
-        return Commit(
+    def to_commit(self) -> PlainCommit:
+        return PlainCommit(
             sha=self.sha,
             author=self.author_name,
             author_email=self.author_email or None,

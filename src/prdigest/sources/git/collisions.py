@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import PendingGitText, try_git_text
 
-if TYPE_CHECKING:  # the models (pydantic) load with the first collision: the listing starts without
-    from prdigest.models.pullrequest import SameNumberCommit
+if TYPE_CHECKING:  # loaded with the first collision: the listing starts without it
+    from prdigest.models.plain_records import PlainSameNumberCommit
 
 
 class Resolution(StrEnum):
@@ -39,7 +39,7 @@ class Resolution(StrEnum):
 class Collision:
     number: int
     kept: str  # the SHA that becomes the record
-    others: tuple[SameNumberCommit, ...]
+    others: tuple[PlainSameNumberCommit, ...]
     resolution: Resolution
 
 
@@ -90,7 +90,7 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
 
 
 def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -> Collision:
-    from prdigest.models.pullrequest import SameNumberCommit
+    from prdigest.models.plain_records import PlainSameNumberCommit
 
     # `commits` is newest first (git log order).
     sized = [(sha, when, subject, _files_changed(repo, sha)) for sha, when, subject in commits]
@@ -103,7 +103,7 @@ def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -
     else:
         resolution = Resolution.NEWEST_OF_SEVERAL
     others = tuple(
-        SameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
+        PlainSameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
         for sha, when, subject, files in sized
         if sha != kept[0]
     )

@@ -13,7 +13,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from prdigest.models.pullrequest import FileChange, FileStatus
+from prdigest.models.plain_records import PlainFileChange as FileChange
+from prdigest.models.states import FileStatus
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.cat_file import CatFile
 from prdigest.sources.git.diff_files import ParsedFile

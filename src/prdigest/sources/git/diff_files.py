@@ -1,4 +1,4 @@
-"""Turn one commit's ``git log -p`` patch into per-file ``FileChange`` records.
+"""Turn one commit's ``git log -p`` patch into per-file records (`PlainFileChange`).
 
 The patch is cut on ``diff --git`` headers; each file's header (everything before its first
 hunk) goes through ``unidiff`` for status, paths and the binary flag, and +/- lines are
@@ -15,11 +15,11 @@ from unidiff.constants import DEV_NULL, RE_DIFF_GIT_HEADER
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from prdigest.models.pullrequest import FileChange, FileStatus
+from prdigest.models.plain_records import PlainFileChange
+from prdigest.models.states import FileStatus
 
 _FILE_HEADER = b"diff --git "
 _INDEX_LINE = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)", re.MULTILINE)
-_NULL_OID = re.compile(r"^0+$")
 # Extended header lines git writes for a text change that is not a copy (see plain_header_facts).
 _PLAIN_EXTENDED_LINE = re.compile(
     r"(?:index [0-9a-f]+\.\.[0-9a-f]+(?: \d+)?|(?:new file|deleted file|old|new) mode \d+"
@@ -33,7 +33,7 @@ _C_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "a": "\a", "b": "\b", 
 class ParsedFile:
     """A file change plus what reading its contents later needs (blob ids)."""
 
-    change: FileChange
+    change: PlainFileChange
     old_blob: str | None = None
     new_blob: str | None = None
     had_invalid_utf8: bool = False
@@ -83,39 +83,43 @@ def parse_file_patch(raw: bytes) -> ParsedFile:
     """One ``diff --git`` chunk into a ParsedFile; a header unidiff rejects still yields a record."""
     hunks_at = raw.find(b"\n@@ ")
     header = raw if hunks_at < 0 else raw[: hunks_at + 1]
-    body = b"" if hunks_at < 0 else raw[hunks_at:]
-    additions = body.count(b"\n+")
-    deletions = body.count(b"\n-")
-    text, replaced = decode_patch(raw)
-    header_text = header.decode("utf-8", errors="replace")
+    additions = 0 if hunks_at < 0 else raw.count(b"\n+", hunks_at)
+    deletions = 0 if hunks_at < 0 else raw.count(b"\n-", hunks_at)
+    # Header and hunks decoded apart, each once: they meet at a newline, which no UTF-8
+    # sequence (valid or not) spans, so the texts and the "replaced" flag are those of the
+    # whole chunk decoded at once.
+    header_text, header_replaced = decode_patch(header)
+    # Like GitHub's ``patch`` field: the hunks, without git's per-file header lines.
+    hunks, hunks_replaced = ("", False) if hunks_at < 0 else _decode_view(memoryview(raw)[hunks_at + 1 :])
     old_blob, new_blob = _blob_ids(header)
     path, previous, status, binary = _header_facts(header_text)
-    change = FileChange(
+    change = PlainFileChange(
         path=path,
         previous_path=previous,
         status=status,
         additions=additions,
         deletions=deletions,
-        patch=None if binary else _hunks_only(text),
+        patch=None if binary else hunks,
         binary=binary,
     )
-    return ParsedFile(change, old_blob, new_blob, replaced)
+    return ParsedFile(change, old_blob, new_blob, header_replaced or hunks_replaced)
 
 
-def _hunks_only(text: str) -> str:
-    # Like GitHub's ``patch`` field: the hunks, without git's per-file header lines.
-    at = text.find("\n@@ ")
-    if at < 0:
-        return ""
-    return text[at + 1 :]
+def _decode_view(raw: memoryview) -> tuple[str, bool]:
+    """`decode_patch` of part of a chunk, without copying the part first."""
+    try:
+        return str(raw, "utf-8"), False
+    except UnicodeDecodeError:
+        return str(raw, "utf-8", "replace"), True
 
 
 def _blob_ids(header: bytes) -> tuple[str | None, str | None]:
     match = _INDEX_LINE.search(header)
     if match is None:
         return None, None
-    old, new = (m.decode("ascii") for m in match.groups())
-    return (None if _NULL_OID.match(old) else old), (None if _NULL_OID.match(new) else new)
+    old, new = match.group(1, 2)
+    # All zeros: no blob on that side (an added or removed file).
+    return (old.decode("ascii") if old.strip(b"0") else None), (new.decode("ascii") if new.strip(b"0") else None)
 
 
 HeaderFacts = tuple[str, str | None, FileStatus, bool]

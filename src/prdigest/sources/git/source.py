@@ -11,10 +11,11 @@ from collections import deque
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prdigest.errors import NoPullRequestsFound
-from prdigest.models.pullrequest import Commit, IncompleteReason, PRState, PullRequest, SameNumberCommit
+from prdigest.models.plain_records import PlainCommit, PlainPullRequest, PlainSameNumberCommit
+from prdigest.models.states import IncompleteReason, PRState
 from prdigest.sources.git.blob_pipeline import BlobPipeline
 from prdigest.sources.git.branch_commits import CommitObject, FirstParentChain, branch_commits
 from prdigest.sources.git.cat_file import CatFile
@@ -27,6 +28,9 @@ from prdigest.sources.git.pull_refs import PullRef, read_pull_ref
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
 from prdigest.sources.git.trailers import co_authors
 from prdigest.sources.protocol import StoredLookup, SyncState, nothing_stored
+
+if TYPE_CHECKING:
+    from prdigest.models.pullrequest import PullRequest
 
 # Look-ahead of the merged-PR walk: commits parsed (and blobs asked for) before the oldest
 # of them is finished. Small: it only has to cover git's latency, and it bounds memory.
@@ -73,10 +77,15 @@ class GitSource(GitClone):
 
         Every record is read from git whatever is stored, so ``stored`` is not consulted.
         """
+        return (record.to_model() for record in self.plain_pull_requests(state))
+
+    def plain_pull_requests(self, state: SyncState | None = None) -> Iterator[PlainPullRequest]:
+        """The same records as `pull_requests`, as built, without the models (pydantic):
+        for a writer that stores their JSON (`prdigest.store.new_sqlite`)."""
         self.previous_state = dict(state or {})
         return self._pull_requests()
 
-    def _pull_requests(self) -> Iterator[PullRequest]:
+    def _pull_requests(self) -> Iterator[PlainPullRequest]:
         limit = self.options.limit
         with CatFile(self.repo) as reader:
             merged = self._merged_prs(reader)
@@ -107,7 +116,7 @@ class GitSource(GitClone):
             "check the branch (--branch) or widen --since/--limit"
         )
 
-    def _merged_prs(self, reader: CatFile) -> Generator[PullRequest, None, None]:
+    def _merged_prs(self, reader: CatFile) -> Generator[PlainPullRequest, None, None]:
         started, self._log = self._log, None
         revision_range = self._log_range()
         extra = self._log_extra()
@@ -122,7 +131,7 @@ class GitSource(GitClone):
         finally:
             log.close()
 
-    def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PullRequest, None, None]:
+    def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PlainPullRequest, None, None]:
         since = self.options.since
         chain = FirstParentChain(self.repo, self.tip)
         subjects, self._subjects = self._subjects, None
@@ -163,7 +172,7 @@ class GitSource(GitClone):
         pipeline: BlobPipeline,
         contents: PipelinedContents | None,
         pending: _PendingPR,
-    ) -> PullRequest:
+    ) -> PlainPullRequest:
         commit, found, patch = pending.commit, pending.found, pending.patch
         branch: list[CommitObject] = []
         if pending.branch_head is not None:
@@ -211,7 +220,7 @@ class GitSource(GitClone):
         if collision is not None:
             self.counters.collisions.setdefault(collision.resolution.value, []).append(number)
 
-    def _same_number(self, number: int) -> tuple[list[SameNumberCommit], list[str]]:
+    def _same_number(self, number: int) -> tuple[list[PlainSameNumberCommit], list[str]]:
         """The other commits of this number, and the incomplete reason when one had a diff."""
         collision = self._collisions.notes_for(number)
         if collision is None:
@@ -232,7 +241,7 @@ class GitSource(GitClone):
             self.incomplete_numbers.append(number)
         return reasons
 
-    def _open_pr(self, reader: CatFile, ref: PullRef) -> PullRequest:
+    def _open_pr(self, reader: CatFile, ref: PullRef) -> PlainPullRequest:
         self.counters.open_refs += 1
         content = read_pull_ref(self.repo, self.tip, ref)
         patch = self._patch(reader, content.patch)
@@ -272,11 +281,11 @@ class GitSource(GitClone):
 
 def _record(
     *, repository: str, number: int, patch: ParsedPatch, incomplete: list[str] | None = None, **fields: Any
-) -> PullRequest:
+) -> PlainPullRequest:
     files = [parsed.change for parsed in patch.files]
     if incomplete and IncompleteReason.SHALLOW_BOUNDARY in incomplete:
         fields["files_truncated"] = True  # the files are unknown, not "none"
-    return PullRequest(
+    return PlainPullRequest(
         repository=repository,
         number=number,
         url=f"https://github.com/{repository}/pull/{number}",
@@ -290,8 +299,8 @@ def _record(
     )
 
 
-def _commit_record(commit: RawCommit) -> Commit:
-    return Commit(
+def _commit_record(commit: RawCommit) -> PlainCommit:
+    return PlainCommit(
         sha=commit.sha,
         author=commit.author_name,
         author_email=commit.author_email or None,

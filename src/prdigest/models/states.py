@@ -1,0 +1,31 @@
+"""The record's enumerations, without pydantic: a sync into a new file builds records
+(`prdigest.models.plain_records`) without loading the models (see `prdigest.models.pullrequest`)."""
+
+from enum import StrEnum
+
+
+class PRState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+    MERGED = "merged"
+
+
+class FileStatus(StrEnum):
+    ADDED = "added"
+    MODIFIED = "modified"
+    REMOVED = "removed"
+    RENAMED = "renamed"
+    COPIED = "copied"
+
+
+class IncompleteReason(StrEnum):
+    """Why a record is partial (`PullRequest.incomplete`); analyzers and narrators may say so."""
+
+    # The merge commit's parent is not in a shallow clone: git shows the commit as adding the
+    # whole tree, so its files, line counts and branch commits are unknown (and left empty).
+    SHALLOW_BOUNDARY = "shallow-clone-boundary"
+    # Some of the commits a merge brought in are cut off by a shallow clone.
+    SHALLOW_COMMITS = "shallow-clone-commits"
+    # Another first-parent commit carries the same "(#N)" and changed files too: its diff is
+    # not in this record (see `PullRequest.same_number_commits`).
+    NUMBER_COLLISION = "number-collision"
