@@ -16,7 +16,7 @@ from pathlib import Path
 from prdigest.sources.git.collisions import list_subjects
 from prdigest.sources.git.log_stream import LogStream
 from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers
-from prdigest.sources.git.repository import default_branch, repository_name, resolve_commit
+from prdigest.sources.git.repository import default_branch, repository_name
 from prdigest.sources.git.runner import PendingGitText, check_repository, try_git_text
 from prdigest.sources.git.shallow import shallow_boundary
 from prdigest.sources.protocol import SyncState
@@ -57,10 +57,7 @@ class GitClone:
         self.options = options
         self.repo = check_repository(path)
         self.repository = repository_name(self.repo, options.repository)
-        self.branch = default_branch(self.repo, options.branch)
-        tip = resolve_commit(self.repo, self.branch)
-        assert tip is not None  # default_branch only returns refs that resolve
-        self.tip = tip
+        self.branch, self.tip = default_branch(self.repo, options.branch)
         self.base_ref = _short_branch(self.repo, self.branch)
         self.counters = GitSyncCounters()
         self.incremental = False

@@ -48,8 +48,9 @@ def repository_name(repo: Path, given: str | None) -> str:
     return name
 
 
-def default_branch(repo: Path, given: str | None) -> str:
-    """The ref to read: ``--branch``, else origin/HEAD, else the current HEAD branch."""
+def default_branch(repo: Path, given: str | None) -> tuple[str, str]:
+    """The ref to read (``--branch``, else origin/HEAD, else the current HEAD branch) and
+    the commit it names, found in one git call per candidate."""
     candidates = [given] if given else []
     if not given:
         origin_head = try_git_text(repo, ["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])
@@ -57,9 +58,9 @@ def default_branch(repo: Path, given: str | None) -> str:
             candidates.append(origin_head)
         candidates.append("HEAD")
     for ref in candidates:
-        sha = try_git_text(repo, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"])
+        sha = resolve_commit(repo, ref)
         if sha:
-            return ref
+            return ref, sha
     if given:
         raise ConfigError(f"--branch {given!r} is not a branch or commit of {repo}")
     raise NoPullRequestsFound(f"{repo} has no commits yet, so no pull requests to read")
