@@ -42,7 +42,8 @@ PROBES: tuple[tuple[str, str], ...] = (
         "+ builder, renderer, narrator entry",
         "import prdigest.render.build, prdigest.render.formats, prdigest.render.markdown, prdigest.narrate.extractive",
     ),
-    ("+ zh labels parsed (TOML)", "from prdigest.words import CATALOG; CATALOG.labels('zh')"),
+    # word files are parsed on first use: ask for a table
+    ("+ zh labels parsed (TOML)", "from prdigest.words import CATALOG; CATALOG.labels('zh').tables"),
     (
         "+ validators built (PR, facts, report)",
         "from prdigest.models.pullrequest import PullRequest; from prdigest.models.facts import Facts; "

@@ -101,3 +101,19 @@ def test_the_wheel_carries_the_words() -> None:
     for lang in languages():
         assert root.joinpath(lang, "language.toml").is_file()
         assert root.joinpath(lang, "prompts", "system.md").is_file()
+
+
+def test_a_word_file_is_parsed_when_first_asked_for_and_its_errors_named_then(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    (root / "en" / "web.toml").write_text("[nav\n", encoding="utf-8")
+    (root / "en" / "llm.toml").write_text("[system]\nkey = 3\n", encoding="utf-8")
+    catalog = Catalog(root)
+    # the labels and phrases read without the broken files ...
+    assert catalog.labels("en").text("none_identified") == "none identified"
+    assert "web" in catalog.words("en").files
+    # ... which say what is wrong when they are used
+    with pytest.raises(ConfigError, match=r"en/web\.toml is not valid TOML"):
+        catalog.words("en").file("web")
+    with pytest.raises(ConfigError, match=r"en/llm\.toml: \[system\] must be a table of texts"):
+        catalog.words("en").table("llm", "system")
+    assert catalog.words("en").file("labels") is catalog.words("en").file("labels")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from prdigest.analyzers.symbols.names import has_private_part
+from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from prdigest.errors import ConfigError
-from prdigest.models.feed import Feed
-from prdigest.models.report import Report
 
-Document = TypeVar("Document", Report, Feed)
+if TYPE_CHECKING:
+    # Types only: a report does not load the feed's models (nor the registry the report's).
+    from prdigest.models.feed import Feed
+    from prdigest.models.report import Report
+
+Document = TypeVar("Document", "Report", "Feed")
 
 
 def _lazy(module: str, name: str) -> Callable[[Document], str]:
@@ -56,13 +59,13 @@ _ATOM = "application/atom+xml; charset=utf-8"
 REPORT_FORMATS: dict[str, OutputFormat[Report]] = {
     f.name: f
     for f in (
-        OutputFormat[Report](
+        OutputFormat["Report"](
             "md", "Markdown", "MD", "md", _MARKDOWN, _lazy("prdigest.render.markdown", "render_report_markdown")
         ),
-        OutputFormat[Report](
+        OutputFormat["Report"](
             "json", "JSON", "JSON", "json", _JSON, _lazy("prdigest.render.json_schema", "render_report_json")
         ),
-        OutputFormat[Report](
+        OutputFormat["Report"](
             "html", "HTML", "HTML", "html", _HTML, _lazy("prdigest.render.html", "render_report_html")
         ),
     )
@@ -70,14 +73,14 @@ REPORT_FORMATS: dict[str, OutputFormat[Report]] = {
 FEED_FORMATS: dict[str, OutputFormat[Feed]] = {
     f.name: f
     for f in (
-        OutputFormat[Feed](
+        OutputFormat["Feed"](
             "md", "Markdown", "MD", "md", _MARKDOWN, _lazy("prdigest.render.markdown", "render_feed_markdown")
         ),
-        OutputFormat[Feed](
+        OutputFormat["Feed"](
             "json", "JSON", "JSON", "json", _JSON, _lazy("prdigest.render.json_schema", "render_feed_json")
         ),
-        OutputFormat[Feed]("html", "HTML", "HTML", "html", _HTML, _lazy("prdigest.render.html", "render_feed_html")),
-        OutputFormat[Feed](
+        OutputFormat["Feed"]("html", "HTML", "HTML", "html", _HTML, _lazy("prdigest.render.html", "render_feed_html")),
+        OutputFormat["Feed"](
             "atom", "Atom", "Atom", "atom.xml", _ATOM, _lazy("prdigest.render.atom", "render_feed_atom")
         ),
     )

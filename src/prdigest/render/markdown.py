@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from prdigest.facts_view.markup import code
-from prdigest.models.feed import Feed
-from prdigest.models.report import Report
 from prdigest.words import CATALOG, Catalog, Labels
+
+if TYPE_CHECKING:
+    # Types only: a report does not load the feed's models.
+    from prdigest.models.feed import Feed
+    from prdigest.models.report import Report
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 # Escape only what could change the structure: `<` that may open a tag, autolink, comment or

@@ -9,7 +9,7 @@ files, tables and keys; `prdigest.words.catalog.missing_keys` says which ones a 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -69,17 +69,42 @@ class Words:
 
 def read_words(folder: Traversable, lang: Lang) -> Words:
     info = _info(folder.joinpath(INFO_FILE), lang)
-    files: dict[str, WordFile] = {}
+    files: dict[str, Traversable] = {}
     texts: dict[str, str] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.is_file() and entry.name.endswith(".toml") and entry.name != INFO_FILE:
-            stem = entry.name.removesuffix(".toml")
-            files[stem] = _word_file(entry, f"{lang}/{entry.name}")
+            files[entry.name.removesuffix(".toml")] = entry
         elif entry.is_dir() and entry.name in TEXT_FOLDERS:
             for text in sorted(entry.iterdir(), key=lambda e: e.name):
                 if text.is_file() and text.name.endswith(".md"):
                     texts[f"{entry.name}/{text.name.removesuffix('.md')}"] = text.read_text(encoding="utf-8")
-    return Words(lang=lang, info=info, files=files, texts=texts)
+    return Words(lang=lang, info=info, files=WordFiles(lang, files), texts=texts)
+
+
+class WordFiles(Mapping[str, WordFile]):
+    """A language's word files by name, each parsed on first use and kept: a report asks for
+    its labels, not for the web's, the prompts' or (with its narrative stored) the phrases."""
+
+    def __init__(self, lang: Lang, entries: Mapping[str, Traversable]) -> None:
+        self._lang = lang
+        self._entries = dict(entries)
+        self._parsed: dict[str, WordFile] = {}
+
+    def __getitem__(self, name: str) -> WordFile:
+        found = self._parsed.get(name)
+        if found is None:
+            entry = self._entries[name]
+            found = self._parsed[name] = _word_file(entry, f"{self._lang}/{entry.name}")
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries  # without parsing the file (Mapping's asks for it)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 def _load(entry: Traversable, where: str) -> dict[str, object]:

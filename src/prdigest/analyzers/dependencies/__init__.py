@@ -6,8 +6,25 @@ Modules: `sources` (which files declare requirements, and what each side declare
 admitted or excluded), `variants` (CUDA-variant families), `conflicts`, `duplication`,
 `rewrites` (findings), `known_versions` (optional release lists), `references`
 (``-r``/``-c`` lines).
+
+The names below are loaded on first use (PEP 562): the report's narrator reads `moves`
+without loading the analyzer (packaging's parsers, the diff model).
 """
 
-from prdigest.analyzers.dependencies.analyzer import ANALYZER, analyze_dependencies
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prdigest.lazy_exports import lazy_getattr
+
+if TYPE_CHECKING:
+    from prdigest.analyzers.dependencies.analyzer import ANALYZER, analyze_dependencies
 
 __all__ = ["ANALYZER", "analyze_dependencies"]
+
+_WHERE = {
+    "ANALYZER": "prdigest.analyzers.dependencies.analyzer",
+    "analyze_dependencies": "prdigest.analyzers.dependencies.analyzer",
+}
+
+__getattr__ = lazy_getattr(__name__, _WHERE)

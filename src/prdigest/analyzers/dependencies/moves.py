@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from prdigest.models.facts import DependencyChange, DependencyScope
 
 # Lists nobody installs but the project's developers and CI jobs ...
@@ -27,6 +25,10 @@ def same_users(old: DependencyScope, new: DependencyScope) -> bool:
 
 def _versions(requirement: str) -> tuple[str, str]:
     """What a move must keep to be unchanged: the versions admitted and the markers."""
+    # imported here: the narrator reads `move_sources` of PRs without moves, and a report then
+    # does not load packaging's parsers
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         parsed = Requirement(requirement)
     except InvalidRequirement:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prdigest.analyzers.symbols.names import has_private_part
+from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff

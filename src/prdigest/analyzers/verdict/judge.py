@@ -42,7 +42,7 @@ from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risks import version_part
-from prdigest.analyzers.symbols.names import has_private_part
+from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
 from prdigest.analyzers.verdict.substance import Substance, is_core, measure
 from prdigest.analyzers.versions import DEFAULT_VERSIONS

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from prdigest.facts_view.gaps import files_known
 from prdigest.models.facts import DependencyChange, DependencyChangeKind, Facts
 from prdigest.words import Phrases
@@ -69,7 +67,10 @@ def specifier(text: str | None, package: str) -> str:
 @lru_cache(maxsize=4096)
 def _specifier_of(text: str) -> str:
     # Kept by line: narrating a PR in every language and length reads each line ~10 times,
-    # and parsing it with `packaging` was ~13% of narrating.
+    # and parsing it with `packaging` was ~13% of narrating. Imported here: a report of a PR
+    # without dependency changes does not load packaging's parsers.
+    from packaging.requirements import InvalidRequirement, Requirement
+
     line = text.split("#", 1)[0].strip()
     try:
         requirement = Requirement(line)

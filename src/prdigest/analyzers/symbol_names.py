@@ -1,4 +1,5 @@
-"""What a qualified symbol name says about who can reach it."""
+"""What a qualified symbol name says about who can reach it (outside the `symbols` package:
+the report's selection reads it without loading the analyzer)."""
 
 from __future__ import annotations
 
