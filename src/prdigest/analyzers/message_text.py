@@ -117,26 +117,53 @@ def _skeleton(lines: Iterable[str]) -> str:
 
 def _same_when_blanked(before: str, after: str) -> bool:
     """Both texts parse and have one syntax tree without docstrings and version constants,
-    their messages blanked. Compared statement by statement at the top: one whose source is
-    the same text on both sides has the same tree, so only the others are blanked and dumped
-    (a change touches few of a file's statements)."""
+    their messages blanked. Compared statement by statement, from the top: one whose source
+    is the same text on both sides has the same tree, so only the others are blanked and
+    dumped (a change touches few of a file's statements); a class or function is compared
+    by its parts, its body again statement by statement."""
     old, new = _parsed(before), _parsed(after)
     if old is None or new is None:
         return False
-    old_body, new_body = stripped_body(old.body), stripped_body(new.body)
-    if len(old_body) != len(new_body):
-        return False
     # lines as the parser numbers them: "\n" alone breaks them unless there is a "\r"
     plain = "\r" not in before and "\r" not in after
-    old_lines, new_lines = before.split("\n"), after.split("\n")
-    for old_statement, new_statement in zip(old_body, new_body, strict=True):
-        if plain:
-            key = _source_key(old_statement, old_lines)
-            if key is not None and key == _source_key(new_statement, new_lines):
-                continue
-        if _blanked_dump(old_statement) != _blanked_dump(new_statement):
-            return False
-    return True
+    sides = (before.split("\n"), after.split("\n")) if plain else None
+    return _same_statements(stripped_body(old.body), stripped_body(new.body), sides)
+
+
+_Sides = tuple[list[str], list[str]] | None
+_SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _same_statements(old: list[ast.stmt], new: list[ast.stmt], sides: _Sides) -> bool:
+    return len(old) == len(new) and all(_same_statement(a, b, sides) for a, b in zip(old, new, strict=True))
+
+
+def _same_statement(old: ast.stmt, new: ast.stmt, sides: _Sides) -> bool:
+    """`ast.dump` of both, stripped and blanked, would be equal (dumps are made only where
+    the source differs: the same text of a statement parses to the same tree)."""
+    if sides is not None:
+        key = _source_key(old, sides[0])
+        if key is not None and key == _source_key(new, sides[1]):
+            return True
+    if type(old) is type(new) and isinstance(old, _SCOPES):
+        # field by field, as the dump writes them: equal fields, equal dumps
+        for name in old._fields:
+            if name == "body":
+                if not _same_statements(stripped_body(old.body), stripped_body(new.body), sides):  # type: ignore[attr-defined]
+                    return False
+            elif _blanked_value(getattr(old, name, None)) != _blanked_value(getattr(new, name, None)):
+                return False
+        return True
+    return _blanked_dump(old) == _blanked_dump(new)
+
+
+def _blanked_value(value: object) -> object:
+    """A field of a class or function other than its body, blanked and dumped (in place)."""
+    if isinstance(value, ast.AST):
+        return ast.dump(_Blank().visit(value))
+    if isinstance(value, list):
+        return [_blanked_value(item) for item in value]
+    return value
 
 
 def _parsed(text: str) -> ast.Module | None:
