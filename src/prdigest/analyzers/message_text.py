@@ -84,8 +84,7 @@ def rewords_messages_only(change: FileChange) -> bool:
     shape_before, shape_after = PYTHON.shape(before), PYTHON.shape(after)
     if shape_before is None or shape_after is None or shape_before == shape_after:
         return False
-    blanked = _blanked(before)
-    return blanked is not None and blanked == _blanked(after)
+    return _same_when_blanked(before, after)
 
 
 def _only_quoted_lines(change: FileChange) -> bool:
@@ -116,18 +115,88 @@ def _skeleton(lines: Iterable[str]) -> str:
     return _ADJACENT.sub('""', code)
 
 
-def _blanked(text: str) -> str | None:
-    """The file's syntax without docstrings and version constants, its messages blanked; None
-    when it does not parse."""
+def _same_when_blanked(before: str, after: str) -> bool:
+    """Both texts parse and have one syntax tree without docstrings and version constants,
+    their messages blanked. Compared statement by statement, from the top: one whose source
+    is the same text on both sides has the same tree, so only the others are blanked and
+    dumped (a change touches few of a file's statements); a class or function is compared
+    by its parts, its body again statement by statement."""
+    old, new = _parsed(before), _parsed(after)
+    if old is None or new is None:
+        return False
+    # lines as the parser numbers them: "\n" alone breaks them unless there is a "\r"
+    plain = "\r" not in before and "\r" not in after
+    sides = (before.split("\n"), after.split("\n")) if plain else None
+    return _same_statements(stripped_body(old.body), stripped_body(new.body), sides)
+
+
+_Sides = tuple[list[str], list[str]] | None
+_SCOPES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _same_statements(old: list[ast.stmt], new: list[ast.stmt], sides: _Sides) -> bool:
+    return len(old) == len(new) and all(_same_statement(a, b, sides) for a, b in zip(old, new, strict=True))
+
+
+def _same_statement(old: ast.stmt, new: ast.stmt, sides: _Sides) -> bool:
+    """`ast.dump` of both, stripped and blanked, would be equal (dumps are made only where
+    the source differs: the same text of a statement parses to the same tree)."""
+    if sides is not None:
+        key = _source_key(old, sides[0])
+        if key is not None and key == _source_key(new, sides[1]):
+            return True
+    if type(old) is type(new) and isinstance(old, _SCOPES):
+        # field by field, as the dump writes them: equal fields, equal dumps
+        for name in old._fields:
+            if name == "body":
+                if not _same_statements(stripped_body(old.body), stripped_body(new.body), sides):  # type: ignore[attr-defined]
+                    return False
+            elif _blanked_value(getattr(old, name, None)) != _blanked_value(getattr(new, name, None)):
+                return False
+        return True
+    return _blanked_dump(old) == _blanked_dump(new)
+
+
+def _blanked_value(value: object) -> object:
+    """A field of a class or function other than its body, blanked and dumped (in place)."""
+    if isinstance(value, ast.AST):
+        return ast.dump(_Blank().visit(value))
+    if isinstance(value, list):
+        return [_blanked_value(item) for item in value]
+    return value
+
+
+def _parsed(text: str) -> ast.Module | None:
     try:
-        tree = ast.parse(text)
+        return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+
+
+def _source_key(statement: ast.stmt, lines: list[str]) -> tuple[object, ...] | None:
+    """The lines a top-level statement stands on (its decorators' included) and where on them
+    it starts and ends: equal keys, equal source text (None: a statement made here, no source)."""
+    if not hasattr(statement, "lineno") or statement.end_lineno is None or statement.end_col_offset is None:
+        return None
+    decorators = getattr(statement, "decorator_list", [])
+    start = min([statement.lineno, *(d.lineno for d in decorators)])
+    placed = tuple((d.lineno - start, d.col_offset) for d in decorators)
+    return (
+        statement.lineno - start,
+        statement.col_offset,
+        statement.end_col_offset,
+        placed,
+        lines[start - 1 : statement.end_lineno],
+    )
+
+
+def _blanked_dump(statement: ast.stmt) -> str:
+    """A top-level statement's syntax without docstrings and version constants, its messages
+    blanked (the statement is changed in place)."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             node.body = stripped_body(node.body)
-    _Blank().visit(tree)
-    return ast.dump(tree)
+    return ast.dump(_Blank().visit(statement))
 
 
 def is_message(value: str) -> bool:

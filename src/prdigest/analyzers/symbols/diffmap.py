@@ -107,18 +107,25 @@ def symbols_from_contents(
     """Changed symbols of one file from its parsed old and new contents."""
     language = GRAMMARS[grammar_key].language
     old_defs, new_defs = _definitions_of_both(change, grammar_key, hunks)
+    new_owners = owning_definitions(new_defs, lines.added)
+    old_owners = owning_definitions(old_defs, lines.removed)
+    # Only the owners' names are looked up on the other side: a file has many definitions
+    # and a change few owners, so the keys of the others are not made.
+    wanted = {old_defs[i].name for i in old_owners}
     new_by_key: dict[_Key, Definition] = {}
     for definition in new_defs:
-        new_by_key.setdefault((definition.name, definition.kind), definition)
-    old_keys = {(d.name, d.kind) for d in old_defs}
+        if definition.name in wanted:
+            new_by_key.setdefault((definition.name, definition.kind), definition)
+    wanted = {new_defs[i].name for i in new_owners}
+    old_keys = {(d.name, d.kind) for d in old_defs if d.name in wanted}
 
     found: dict[_Key, SymbolChange] = {}
-    for index in owning_definitions(new_defs, lines.added):
+    for index in new_owners:
         definition = new_defs[index]
         key = (definition.name, definition.kind)
         change_kind: ChangeKind = "modified" if key in old_keys else "added"
         found.setdefault(key, _symbol(change.path, definition, change_kind, language))
-    for index in owning_definitions(old_defs, lines.removed):
+    for index in old_owners:
         definition = old_defs[index]
         key = (definition.name, definition.kind)
         if key in found:

@@ -239,6 +239,17 @@ class _Lines:
     def __init__(self, text: str | None) -> None:
         # Lines as the parser numbers them; with a carriage return (or no text) nothing is skipped.
         self.lines = text.split("\n") if text is not None and "\r" not in text else None
+        self.text = text or ""
+
+    def may_find_any(self) -> bool:
+        """Whether the text could hold an import guard or a platform check at all: the names a
+        guard catches are in it (or a non-ASCII identifier could spell them), or some span of
+        it could hold a platform test (`may_test_platform` of the whole text: its tests are
+        of substrings, and spans start and end at line breaks, so no word boundary moves)."""
+        if self.lines is None:
+            return True
+        text = self.text
+        return "ImportError" in text or "ModuleNotFoundError" in text or self._may_test_platform(text)
 
     def may_test_platform(self, node: ast.AST) -> bool:
         """Whether the unparsed source of ``node`` could match `_PLATFORM_TEST`: the words it
@@ -247,7 +258,10 @@ class _Lines:
         start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
         if self.lines is None or start is None or end is None:
             return True
-        span = "\n".join(self.lines[start - 1 : end])
+        return self._may_test_platform("\n".join(self.lines[start - 1 : end]))
+
+    @staticmethod
+    def _may_test_platform(span: str) -> bool:
         return (
             any(word in span for word in _PLATFORM_WORDS)
             or (_OS.search(span) is not None and _NAME.search(span) is not None)
@@ -278,6 +292,8 @@ def _guards_and_checks(
 
     Expressions that cannot hold a platform test are not walked: leaving out subtrees keeps
     the order of the rest."""
+    if not lines.may_find_any():
+        return (), ()
     guards: list[tuple[int, int, str, int]] = []
     checks: list[tuple[int, int, str, int]] = []
     level: list[ast.AST] = list(body)

@@ -24,7 +24,7 @@ import re
 import tokenize
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from prdigest.analyzers.symbols.py_outline import (
     FunctionOutline,
@@ -196,7 +196,7 @@ class TextCuts:
     tree-sitter reader (`py_definitions`) both read a new text piece by piece, cut at the
     same lines: cutting and digesting once serves both."""
 
-    __slots__ = ("_cuts", "_lines", "_members", "_texts", "key", "text")
+    __slots__ = ("_cuts", "_lines", "_members", "_texts", "key", "quiet", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -205,6 +205,8 @@ class TextCuts:
         self._cuts: list[int] | None = None
         self._texts: dict[tuple[int, int, str], tuple[str, bytes]] = {}
         self._members: dict[tuple[int, int], list[int]] = {}
+        # its quiet lines once assembled (`PieceCache.quiet_lines`), or `_UNREAD`
+        self.quiet: object = _UNREAD
 
     @property
     def lines(self) -> list[str]:
@@ -308,9 +310,13 @@ class PieceCache:
 
     def quiet_lines(self, text: str) -> frozenset[int] | None:
         """Line numbers (1-based) of the docstrings, comment-only and blank lines of the file's
-        contents (None: they do not parse). Assembled from the pieces on each ask, not kept per
-        file: whole-file sets of line numbers would cost more memory than their assembly costs."""
-        return self._quiet_lines(text)
+        contents (None: they do not parse). Assembled from the pieces and kept only with the
+        recent texts' cuts (one PR's analyzers ask a text in turn): whole-file sets of line
+        numbers kept per file would cost more memory than their assembly costs."""
+        cuts = self._cuts.of(text)
+        if cuts.quiet is _UNREAD:
+            cuts.quiet = self._quiet_lines(text)
+        return cast(frozenset[int] | None, cuts.quiet)
 
     def _quiet_lines(self, text: str) -> frozenset[int] | None:
         # str.splitlines (which numbers the blank lines) breaks at more than "\n": then whole.
@@ -455,6 +461,8 @@ def _read_piece(text: str) -> _Piece:
 
 
 _RECENT_FILES = 8
+# Not read yet (None is an answer: the text does not parse).
+_UNREAD = object()
 # Texts whose cuts are kept: all of a PR's Python texts, asked by several analyzers in turn.
 _RECENT_TEXTS = 32
 # A class piece of fewer lines is read whole (parts cost more than they save there).
