@@ -4,10 +4,15 @@ renderer shows "none identified" / "no review comments"); it never invents."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Impact, Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.words import CATALOG, Catalog, Lang
+
+if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (below)
+    from prdigest.narrate.extractive.files import FileKey
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
@@ -39,7 +44,7 @@ class LengthFree:
         # Per language: each source file's code edits in words (`implementation.file_edits`)
         # and what each key file's role says of its changes (`files.file_roles`).
         self.edits: dict[str, dict[str, str]] = {}
-        self.file_changes: dict[str, dict[str, tuple[list[str], bool]]] = {}
+        self.file_changes: dict[str, dict[FileKey, tuple[list[str], bool]]] = {}
 
 
 def narrate_extractive(

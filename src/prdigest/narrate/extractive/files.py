@@ -12,9 +12,13 @@ from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
 from prdigest.words import Phrases
 
+# A file as what its role says of its changes reads it (`_changes`): a PR may list a path
+# twice (deleted, then added).
+FileKey = tuple[str, str, str | None, str]
+
 
 def file_roles(
-    facts: Facts, length: Length, ph: Phrases, said: dict[str, tuple[list[str], bool]] | None = None
+    facts: Facts, length: Length, ph: Phrases, said: dict[FileKey, tuple[list[str], bool]] | None = None
 ) -> list[FileRole]:
     """``said``: what the PR's other length said of each file in this language (`_changes`),
     filled as files are told (a new dict for each PR and language)."""
@@ -27,7 +31,7 @@ def _role(
     facts: Facts,
     ph: Phrases,
     length: Length = "full",
-    said: dict[str, tuple[list[str], bool]] | None = None,
+    said: dict[FileKey, tuple[list[str], bool]] | None = None,
 ) -> str:
     """What the file is and what changes in it; a brief says only what changes, unless
     nothing else is known."""
@@ -38,11 +42,12 @@ def _role(
     reason = key_reason(file, ph.labels) if file.key_reason_code and length == "full" else ""
     if reason:
         parts.append(reason)
-    found = said.get(file.path) if said is not None else None
+    seen = (file.path, file.status, file.previous_path, file.category)
+    found = said.get(seen) if said is not None else None
     if found is None:
         found = _changes(file, facts, ph)
         if said is not None:
-            said[file.path] = found
+            said[seen] = found
     changes, has_edits = found
     parts.extend(changes)
     # The code edits say what the change does, rather than how many lines it takes.
