@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import BaseLoader, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from prdigest.errors import ConfigError
@@ -70,8 +70,12 @@ def _format_time(value: datetime | None) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    return _environment(PackageLoader("prdigest.render", "templates"))
+
+
+def _environment(loader: BaseLoader) -> Environment:
     env = Environment(
-        loader=PackageLoader("prdigest.render", "templates"),
+        loader=loader,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -84,6 +88,42 @@ def environment() -> Environment:
     env.filters["diff_lines"] = diff_lines
     env.globals["safe_url"] = safe_url
     return env
+
+
+# ``{{ txt['colon'] }}``: a label looked up by a literal key, nothing else in the braces.
+_LABEL_OUTPUT = re.compile(r"\{\{ (txt|fld|hd)\['([a-z_]+)'\] \}\}")
+
+
+class _LabelledLoader(BaseLoader):
+    """The package's templates with each ``{{ txt['key'] }}`` (and ``fld``, ``hd``) written
+    out as its escaped label in one language: a report page shows ~75 labels, each an
+    escape and a lookup on every render, for text that is the same on every page."""
+
+    def __init__(self, lookups: dict[str, _Lookup]) -> None:
+        self._package = PackageLoader("prdigest.render", "templates")
+        self._lookups = lookups
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        source, filename, uptodate = self._package.get_source(environment, template)
+        return _LABEL_OUTPUT.sub(self._label, source), filename, uptodate
+
+    def _label(self, match: re.Match[str]) -> str:
+        try:
+            text = str(escape(self._lookups[match.group(1)][match.group(2)]))
+        except ConfigError:
+            return match.group(0)  # a missing word fails when rendered, as it did
+        # Only text that stays text where it stands: no tag can open in it ("{"), and it
+        # starts no line a block tag's whitespace control would strip (newline, blank).
+        if "{" in text or "\n" in text or not text.strip():
+            return match.group(0)
+        return text
+
+
+@lru_cache(maxsize=16)
+def _report_environment(catalog: Catalog, lang: str) -> Environment:
+    """The report templates with one language's labels written in (`_LabelledLoader`)."""
+    lookups = {name: found for name, found in _label_lookups(catalog, lang).items() if isinstance(found, _Lookup)}
+    return _environment(_LabelledLoader(lookups))
 
 
 class _Lookup(dict[str, str]):
@@ -118,14 +158,14 @@ def _label_lookups(catalog: Catalog, lang: str) -> dict[str, object]:
 
 def render_report_html(report: Report, *, catalog: Catalog = CATALOG) -> str:
     """The report as a standalone page (what ``publish`` writes)."""
-    template = environment().get_template("report.html.j2")
+    template = _report_environment(catalog, report.lang).get_template("report.html.j2")
     return template.render(r=report, standalone=True, **_label_lookups(catalog, report.lang))
 
 
 def render_report_body_html(report: Report) -> Markup:
     """The report's ``<article>`` for a page that shows the title itself (the web's report
     page): the same markup as the standalone page, without its heading and title line."""
-    template = environment().get_template("report_body.html.j2")
+    template = _report_environment(CATALOG, report.lang).get_template("report_body.html.j2")
     return Markup(template.render(r=report, standalone=False, **_label_lookups(CATALOG, report.lang)))
 
 

@@ -4,10 +4,15 @@ renderer shows "none identified" / "no review comments"); it never invents."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Impact, Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.words import CATALOG, Catalog, Lang
+
+if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (below)
+    from prdigest.narrate.extractive.files import FileKey
 
 # v4: Markdown rendered in quotes, authored checklist items, no repeated lead or evidence, named impacts
 # v5: risk bullets ordered by severity then kind, with a count of the ones cut
@@ -36,6 +41,10 @@ class LengthFree:
 
     def __init__(self) -> None:
         self.by_lang: dict[str, tuple[str, str, Impact]] = {}
+        # Per language: each source file's code edits in words (`implementation.file_edits`)
+        # and what each key file's role says of its changes (`files.file_roles`).
+        self.edits: dict[str, dict[str, str]] = {}
+        self.file_changes: dict[str, dict[FileKey, tuple[list[str], bool]]] = {}
 
 
 def narrate_extractive(
@@ -53,7 +62,7 @@ def narrate_extractive(
     # narrative is already stored never needs (`pipeline.quick.quick_report`).
     from prdigest.narrate.extractive.discussion import highlights, thread_lines
     from prdigest.narrate.extractive.files import excerpt_notes, file_roles
-    from prdigest.narrate.extractive.implementation import implementation_steps
+    from prdigest.narrate.extractive.implementation import file_edits, implementation_steps
     from prdigest.narrate.extractive.motivation import motivation
     from prdigest.narrate.extractive.related import related_notes
     from prdigest.narrate.extractive.risks import impact, risks
@@ -69,6 +78,12 @@ def narrate_extractive(
         if shared is not None:
             shared.by_lang[lang] = parts
     summary, feed_paragraph, impacts = parts
+    edits = shared.edits.get(lang) if shared is not None else None
+    if edits is None:
+        edits = file_edits(facts, ph)
+        if shared is not None:
+            shared.edits[lang] = edits
+    said = shared.file_changes.setdefault(lang, {}) if shared is not None else None
     return Narrative(
         lang=lang,
         length=length,
@@ -76,8 +91,8 @@ def narrate_extractive(
         one_line=summary,
         recommendation=feed_paragraph if length == "brief" else verdict_paragraph(facts, length, ph),
         motivation=motivation(pr, facts, length, ph),
-        implementation=implementation_steps(pr, facts, length, ph),
-        file_roles=file_roles(facts, length, ph),
+        implementation=implementation_steps(pr, facts, length, ph, edits),
+        file_roles=file_roles(facts, length, ph, said),
         excerpt_notes=excerpt_notes(facts, length, ph),
         discussion_highlights=highlights(facts, length, ph),
         thread_lines=thread_lines(facts, length, ph),

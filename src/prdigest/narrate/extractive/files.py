@@ -12,20 +12,58 @@ from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
 from prdigest.words import Phrases
 
+# A file as what its role says of its changes reads it (`_changes`): a PR may list a path
+# twice (deleted, then added).
+FileKey = tuple[str, str, str | None, str]
 
-def file_roles(facts: Facts, length: Length, ph: Phrases) -> list[FileRole]:
-    return [FileRole(path=f.path, role=_role(f, facts, ph, length)) for f in key_files(facts, length)]
+
+def file_roles(
+    facts: Facts, length: Length, ph: Phrases, said: dict[FileKey, tuple[list[str], bool]] | None = None
+) -> list[FileRole]:
+    """``said``: what the PR's other length said of each file in this language (`_changes`),
+    filled as files are told (a new dict for each PR and language)."""
+    told = {} if said is None else said
+    return [FileRole(path=f.path, role=_role(f, facts, ph, length, told)) for f in key_files(facts, length)]
 
 
-def _role(file: FileFact, facts: Facts, ph: Phrases, length: Length = "full") -> str:
+def _role(
+    file: FileFact,
+    facts: Facts,
+    ph: Phrases,
+    length: Length = "full",
+    said: dict[FileKey, tuple[list[str], bool]] | None = None,
+) -> str:
     """What the file is and what changes in it; a brief says only what changes, unless
     nothing else is known."""
     parts: list[str] = []
     if len(facts.files.files) == 1 and files_known(facts) and length == "full":  # on a cut list, others went unseen
         parts.append(ph.say("files", "only_file"))
-    reason = key_reason(file, ph.labels) if file.key_reason_code else ""
-    if reason and length == "full":
+    # A brief needs the reason only when nothing else is said (below).
+    reason = key_reason(file, ph.labels) if file.key_reason_code and length == "full" else ""
+    if reason:
         parts.append(reason)
+    seen = (file.path, file.status, file.previous_path, file.category)
+    found = said.get(seen) if said is not None else None
+    if found is None:
+        found = _changes(file, facts, ph)
+        if said is not None:
+            said[seen] = found
+    changes, has_edits = found
+    parts.extend(changes)
+    # The code edits say what the change does, rather than how many lines it takes.
+    if not has_edits and ("lines" not in file.key_reason_params or length == "brief"):  # else the reason counts them
+        parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
+    if length == "brief" and file.key_reason_code and len(parts) == 1 and parts[0].startswith("+"):
+        brief_reason = key_reason(file, ph.labels)
+        if brief_reason:
+            parts.insert(0, brief_reason)  # only the counts: say what kind of file it is
+    return ph.say("files", "sep").join(parts)
+
+
+def _changes(file: FileFact, facts: Facts, ph: Phrases) -> tuple[list[str], bool]:
+    """What happened to the file, the same in a report of either length: its status, kind,
+    dependencies, shared logic, symbols and code edits; and whether it has code edits."""
+    parts: list[str] = []
     if file.status == "added":
         parts.append(ph.say("files", "added"))
     elif file.status == "removed":
@@ -59,12 +97,8 @@ def _role(file: FileFact, facts: Facts, ph: Phrases, length: Length = "full") ->
         parts.append(symbol_changes(symbols, ph, limit=2))
     edits = edits_sentence(edits_of(facts, file.path), ph)
     if edits:
-        parts.append(edits)  # what the change does, rather than how many lines it takes
-    elif "lines" not in file.key_reason_params or length == "brief":  # else the reason counts the lines
-        parts.append(ph.say("files", "churn", additions=file.additions, deletions=file.deletions))
-    if length == "brief" and reason and len(parts) == 1 and parts[0].startswith("+"):
-        parts.insert(0, reason)  # only the counts: say what kind of file it is
-    return ph.say("files", "sep").join(parts)
+        parts.append(edits)
+    return parts, bool(edits)
 
 
 def excerpt_notes(facts: Facts, length: Length, ph: Phrases) -> list[ExcerptNote]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import is_private
-from prdigest.models.facts import Facts, FileFact, SymbolChange
+from prdigest.models.facts import CodeEdit, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest
-from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
+from prdigest.narrate.extractive.code_edits import edits_sentence, is_version_edit
 from prdigest.narrate.extractive.dependency_steps import dependency_parts
 from prdigest.narrate.extractive.source_steps import source_parts
 from prdigest.narrate.extractive.step_parts import (
@@ -30,7 +30,7 @@ from prdigest.narrate.extractive.summary import quoted_lead
 from prdigest.narrate.extractive.text import body_sections, key_sentences
 from prdigest.words import Phrases
 
-__all__ = ["MAX_STEPS", "implementation_steps"]
+__all__ = ["MAX_STEPS", "file_edits", "implementation_steps"]
 
 MAX_STEPS = {"full": 8, "brief": 3}
 CI_MODULES = frozenset({"CI config", "CI scripts"})
@@ -42,7 +42,10 @@ SOURCE_FIRST = {"full": 3, "brief": 1}
 MAX_MERGED_CLAUSES = {"full": 12, "brief": 3}  # changes told in a merged step; the rest are counted
 
 
-def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> list[ImplementationStep]:
+def implementation_steps(
+    pr: PullRequest, facts: Facts, length: Length, ph: Phrases, edits: dict[str, str] | None = None
+) -> list[ImplementationStep]:
+    """``edits``: each source file's code edits in words (`file_edits`), when already made."""
     body = body_sections(pr.body, pr.repository)
     why = WhyFinder(body.motivation, length, ph)
     lead = quoted_lead(pr, ph)
@@ -81,7 +84,7 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
             length,
             why,
             ph,
-            {f.path: edits_sentence(edits_of(facts, f.path, versions=False), ph) for f in files},
+            file_edits(facts, ph) if edits is None else edits,
         ),
         "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
         "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], symbols_by_path, facts, length, why, ph),
@@ -122,6 +125,16 @@ def implementation_steps(pr: PullRequest, facts: Facts, length: Length, ph: Phra
     for kind in _TAIL:
         steps.extend(p.step() for p in _fit(kinds[kind], shares.get(kind, 0), kind, ph, length))
     return steps
+
+
+def file_edits(facts: Facts, ph: Phrases) -> dict[str, str]:
+    """What the code change of each file with code edits does, in words, a release's version
+    constant aside; the same in a report of either length."""
+    by_path: dict[str, list[CodeEdit]] = {}
+    for edit in facts.symbols.edits:
+        if not is_version_edit(edit):
+            by_path.setdefault(edit.path, []).append(edit)
+    return {path: edits_sentence(found, ph) for path, found in by_path.items()}
 
 
 def _shares(kinds: dict[str, list[Part]], budget: int, length: Length) -> dict[str, int]:
