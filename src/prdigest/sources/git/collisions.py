@@ -48,6 +48,9 @@ class CollisionPlan:
     """What the walk needs: the commit kept for each colliding number, and the notes."""
 
     by_number: dict[int, Collision] = field(default_factory=dict)
+    # Every first-parent commit of the tip, newest first, as the listing gave them: the
+    # chain merges' branches stop at, so it need not be listed again (empty: not listed).
+    chain: list[str] = field(default_factory=list)
 
     def skip(self, number: int, sha: str) -> bool:
         """Whether this commit of `number` is not the one that becomes the record."""
@@ -74,6 +77,7 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
     by_number: dict[int, list[tuple[str, datetime, str]]] = {}
     for line in listing.split("\n"):
         sha, _sep, rest = line.partition("\x1f")
+        plan.chain.append(sha)
         stamp, _sep, subject = rest.partition("\x1f")
         found = recognize(subject)
         if found is None:
