@@ -146,26 +146,16 @@ def _oldest_first(commits: Iterable[CommitObject]) -> list[CommitObject]:
 
 
 def _walk(reader: CatFile, chain: FirstParentChain, head: str, head_object: bytes | None) -> dict[str, CommitObject]:
-    """Breadth first from ``head``; the commits waiting in the queue are read together (one
-    pipe round trip per level of the walk, not per commit), then taken in queue order."""
     found: dict[str, CommitObject] = {}
     queue = deque([head])
     while queue and len(found) < MAX_BRANCH_COMMITS:
-        wanted = [sha for sha in dict.fromkeys(queue) if sha not in found and sha not in chain]
-        if head_object is not None and head in wanted:
-            wanted.remove(head)
-        objects = dict(zip(wanted, reader.read_many(wanted), strict=True))
-        level = list(queue)
-        queue.clear()
-        for sha in level:
-            if len(found) >= MAX_BRANCH_COMMITS:
-                break
-            if sha in found or sha in chain:
-                continue
-            obj = ("commit", head_object) if sha == head and head_object is not None else objects.get(sha)
-            if obj is None or obj[0] != "commit":
-                continue
-            commit = parse_commit_object(sha, obj[1])
-            found[sha] = commit
-            queue.extend(commit.parents)
+        sha = queue.popleft()
+        if sha in found or sha in chain:
+            continue
+        obj = ("commit", head_object) if sha == head and head_object is not None else reader.read(sha)
+        if obj is None or obj[0] != "commit":
+            continue
+        commit = parse_commit_object(sha, obj[1])
+        found[sha] = commit
+        queue.extend(commit.parents)
     return found
