@@ -69,3 +69,22 @@ def test_a_full_clone_says_nothing_about_shallowness(tmp_path: Path, run_cli: Ru
     source = _history(tmp_path / "source")
     completed = run_cli("sync", "git", source.path, "--repo", REPO, "--db", tmp_path / "p.db", check=True)
     assert "shallow" not in completed.stderr
+
+
+def test_a_subdirectory_or_a_bare_copy_of_a_shallow_clone_reads_the_same(tmp_path: Path, run_cli: RunCli) -> None:
+    """The clone's set-up is asked from the path given (its top found apart): a subdirectory
+    and a bare copy find the same name, branch, shallow cut and records as the top."""
+    source = _history(tmp_path / "source")
+    clone = _clone(source.path, tmp_path / "clone", depth=2)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(clone), str(bare)], check=True, capture_output=True)
+    subprocess.run(["git", "-C", str(bare), "remote", "set-url", "origin", f"git@github.com:{REPO}.git"], check=True)
+    read = {}
+    for name, path in (("top", clone), ("subdirectory", clone / "src"), ("bare", bare)):
+        db = tmp_path / f"{name}.db"
+        completed = run_cli("sync", "git", path, "--db", db, check=True)
+        assert "#3 marked incomplete" in completed.stderr, (name, completed.stderr)
+        read[name] = [load_pr(db, REPO, n).model_dump(exclude={"files"}) for n in (3, 4)]
+        assert read[name][0]["incomplete"] == [IncompleteReason.SHALLOW_BOUNDARY.value]
+    assert read["subdirectory"] == read["top"]
+    assert [pr["base_ref"] for pr in read["bare"]] == [pr["base_ref"] for pr in read["top"]]

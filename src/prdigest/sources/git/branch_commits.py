@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,15 +47,21 @@ class CommitObject:
 class FirstParentChain:
     """Membership test for the default branch's first-parent chain, loaded on first use."""
 
-    def __init__(self, repo: Path, tip: str) -> None:
+    def __init__(self, repo: Path, tip: str, listed: Sequence[str] = ()) -> None:
+        """``listed``: the chain's SHAs when already known (the collisions' listing of the
+        same tip): then no second walk of the history is waited for."""
         self.repo = repo
         self.tip = tip
+        self._listed = listed
         self._members: set[bytes] | None = None
 
     def __contains__(self, sha: str) -> bool:
         if self._members is None:
-            listing = run_git(self.repo, ["rev-list", "--first-parent", self.tip])
-            self._members = {bytes.fromhex(line.decode("ascii")) for line in listing.split()}
+            if self._listed:
+                self._members = {bytes.fromhex(line) for line in self._listed}
+            else:
+                listing = run_git(self.repo, ["rev-list", "--first-parent", self.tip])
+                self._members = {bytes.fromhex(line.decode("ascii")) for line in listing.split()}
         try:
             return bytes.fromhex(sha) in self._members
         except ValueError:

@@ -16,9 +16,8 @@ from pathlib import Path
 from prdigest.sources.git.collisions import list_subjects
 from prdigest.sources.git.log_stream import LogStream
 from prdigest.sources.git.pull_refs import PullRef, list_pull_refs, merged_pr_numbers
-from prdigest.sources.git.repository import default_branch, repository_name
-from prdigest.sources.git.runner import PendingGitText, check_repository, try_git_text
-from prdigest.sources.git.shallow import shallow_boundary
+from prdigest.sources.git.runner import PendingGitText, try_git_text
+from prdigest.sources.git.setup_calls import clone_setup
 from prdigest.sources.protocol import SyncState
 
 # Bump when the records this source builds change shape: a stored sync state from another
@@ -55,10 +54,10 @@ class GitClone:
     def __init__(self, path: Path, options: GitSyncOptions) -> None:
         self.path = path
         self.options = options
-        self.repo = check_repository(path)
-        self.repository = repository_name(self.repo, options.repository)
-        self.branch, self.tip = default_branch(self.repo, options.branch)
-        self.base_ref = _short_branch(self.repo, self.branch)
+        setup = clone_setup(path, options.repository, options.branch)
+        self.repo = setup.repo
+        self.repository = setup.repository
+        self.branch, self.tip, self.base_ref = setup.branch, setup.tip, setup.base_ref
         self.counters = GitSyncCounters()
         self.incremental = False
         self.previous_state: SyncState = {}  # from the last complete sync
@@ -66,7 +65,7 @@ class GitClone:
         self._log: LogStream | None = None  # started early by start_log
         self._subjects: PendingGitText | None = None  # the collisions' listing, likewise
         # A shallow clone's cut-off commits (None: a full clone), and the PRs marked for them.
-        self.shallow = shallow_boundary(self.repo)
+        self.shallow = setup.shallow
         self.incomplete_numbers: list[int] = []
 
     def adopt(self, other: GitClone) -> None:
@@ -184,10 +183,3 @@ class GitClone:
             if since is not None and ref.committed_at < since:
                 continue
             yield ref
-
-
-def _short_branch(repo: Path, ref: str) -> str | None:
-    name = try_git_text(repo, ["rev-parse", "--abbrev-ref", ref])
-    if not name or name == "HEAD":
-        return None
-    return name.removeprefix("origin/")

@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import PendingGitText, try_git_text
 
+# git processes listing the diffs of colliding commits at the same time.
+_DIFFS_AT_ONCE = 8
+
 if TYPE_CHECKING:  # loaded with the first collision: the listing starts without it
     from prdigest.models.plain_records import PlainSameNumberCommit
 
@@ -48,6 +51,9 @@ class CollisionPlan:
     """What the walk needs: the commit kept for each colliding number, and the notes."""
 
     by_number: dict[int, Collision] = field(default_factory=dict)
+    # Every first-parent commit of the tip, newest first, as the listing gave them: the
+    # chain merges' branches stop at, so it need not be listed again (empty: not listed).
+    chain: list[str] = field(default_factory=list)
 
     def skip(self, number: int, sha: str) -> bool:
         """Whether this commit of `number` is not the one that becomes the record."""
@@ -74,6 +80,7 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
     by_number: dict[int, list[tuple[str, datetime, str]]] = {}
     for line in listing.split("\n"):
         sha, _sep, rest = line.partition("\x1f")
+        plan.chain.append(sha)
         stamp, _sep, subject = rest.partition("\x1f")
         found = recognize(subject)
         if found is None:
@@ -83,17 +90,31 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
         except ValueError:
             continue
         by_number.setdefault(found.number, []).append((sha, when, subject))
-    for number, commits in by_number.items():
-        if len(commits) > 1:
-            plan.by_number[number] = _decide(repo, number, commits)
+    colliding = {number: commits for number, commits in by_number.items() if len(commits) > 1}
+    files_changed = _files_changed(repo, [sha for commits in colliding.values() for sha, _when, _subject in commits])
+    for number, commits in colliding.items():
+        plan.by_number[number] = _decide(number, commits, files_changed)
     return plan
 
 
-def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -> Collision:
+def _files_changed(repo: Path, shas: list[str]) -> dict[str, int]:
+    """Files each commit changed, asked for a few at a time: git answers them side by side."""
+    counts: dict[str, int] = {}
+    for start in range(0, len(shas), _DIFFS_AT_ONCE):
+        calls = [_FilesChanged(repo, sha) for sha in shas[start : start + _DIFFS_AT_ONCE]]
+        try:
+            counts.update((call.sha, call.count()) for call in calls)
+        finally:
+            for call in calls:
+                call.close()
+    return counts
+
+
+def _decide(number: int, commits: list[tuple[str, datetime, str]], files_changed: dict[str, int]) -> Collision:
     from prdigest.models.plain_records import PlainSameNumberCommit
 
     # `commits` is newest first (git log order).
-    sized = [(sha, when, subject, _files_changed(repo, sha)) for sha, when, subject in commits]
+    sized = [(sha, when, subject, files_changed[sha]) for sha, when, subject in commits]
     real = [item for item in sized if item[3] > 0]
     kept = real[0] if real else sized[0]
     if not real:
@@ -110,9 +131,19 @@ def _decide(repo: Path, number: int, commits: list[tuple[str, datetime, str]]) -
     return Collision(number=number, kept=kept[0], others=others, resolution=resolution)
 
 
-def _files_changed(repo: Path, sha: str) -> int:
-    """Files the commit changed against its first parent (a root commit: against nothing)."""
-    listing = try_git_text(repo, ["diff", "--no-renames", "--name-only", f"{sha}^1", sha])
-    if listing is None:
-        listing = try_git_text(repo, ["show", "--name-only", "--format=", sha])
-    return len([line for line in (listing or "").split("\n") if line.strip()])
+class _FilesChanged:
+    """Files the commit changed against its first parent (a root commit: against nothing),
+    asked for now and counted later."""
+
+    def __init__(self, repo: Path, sha: str) -> None:
+        self.repo, self.sha = repo, sha
+        self._diff = PendingGitText(repo, ["diff", "--no-renames", "--name-only", f"{sha}^1", sha])
+
+    def count(self) -> int:
+        listing = self._diff.result()
+        if listing is None:
+            listing = try_git_text(self.repo, ["show", "--name-only", "--format=", self.sha])
+        return len([line for line in (listing or "").split("\n") if line.strip()])
+
+    def close(self) -> None:
+        self._diff.close()

@@ -167,13 +167,7 @@ def first_line(stderr: bytes) -> str:
 
 def check_repository(path: Path) -> Path:
     """The top of the work tree (or the bare repository) at ``path``; clear errors otherwise."""
-    if not path.exists():
-        raise SourceError(f"cannot read {path}: no such file or directory")
-    if not path.is_dir():
-        raise NotAGitRepository(f"{path} is not a git repository (it is not a directory)")
-    if not os.access(path, os.R_OK | os.X_OK):
-        raise SourceError(f"cannot read {path}: permission denied")
-    git_executable()
+    check_readable_directory(path)
     bare = try_git_text(path, ["rev-parse", "--is-bare-repository"])
     if bare is None:
         raise NotAGitRepository(f"{path} is not a git repository (no .git found here or above)")
@@ -181,3 +175,14 @@ def check_repository(path: Path) -> Path:
         return path.resolve()
     top = try_git_text(path, ["rev-parse", "--show-toplevel"])
     return Path(top).resolve() if top else path.resolve()
+
+
+def check_readable_directory(path: Path) -> None:
+    """Clear errors for a path git cannot be asked about (missing, a file, unreadable, no git)."""
+    if not path.exists():
+        raise SourceError(f"cannot read {path}: no such file or directory")
+    if not path.is_dir():
+        raise NotAGitRepository(f"{path} is not a git repository (it is not a directory)")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise SourceError(f"cannot read {path}: permission denied")
+    git_executable()

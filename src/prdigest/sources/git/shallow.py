@@ -16,9 +16,14 @@ def shallow_boundary(repo: Path) -> frozenset[str] | None:
     if try_git_text(repo, ["rev-parse", "--is-shallow-repository"]) != "true":
         return None
     listed = try_git_text(repo, ["rev-parse", "--git-path", "shallow"])
+    return read_shallow_list(repo, listed)
+
+
+def read_shallow_list(cwd: Path, listed: str | None) -> frozenset[str]:
+    """The SHAs in the shallow list git named (``--git-path shallow``, relative to ``cwd``)."""
     if not listed:
         return frozenset()
-    path = Path(listed) if Path(listed).is_absolute() else repo / listed
+    path = Path(listed) if Path(listed).is_absolute() else cwd / listed
     try:
         text = path.read_text(encoding="ascii", errors="replace")
     except OSError:

@@ -133,9 +133,9 @@ class GitSource(GitClone):
 
     def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PlainPullRequest, None, None]:
         since = self.options.since
-        chain = FirstParentChain(self.repo, self.tip)
         subjects, self._subjects = self._subjects, None
         self._collisions = plan_collisions(self.repo, self.tip, subjects)
+        chain = FirstParentChain(self.repo, self.tip, self._collisions.chain)
         with BlobPipeline(self.repo) as pipeline:
             contents = PipelinedContents(pipeline, reader) if self.options.with_contents else None
             # Commits whose objects are asked for but not yet read: git looks them up while
