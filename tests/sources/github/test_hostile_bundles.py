@@ -189,8 +189,9 @@ def hostile_bundles(draw: st.DrawFn) -> str:
             _in_pull(document)["x_nested"] = DEEP
         elif kind == "duplicate":
             key = draw(st.sampled_from(["reviews", "review_comments", "issue_comments", "commits", "files"]))
-            if document[key]:
-                document[key].append(dict(document[key][0]))
+            items = document.get(key)  # an earlier break may have removed it or changed its type
+            if isinstance(items, list) and items and isinstance(items[0], dict):
+                items.append(dict(items[0]))
         elif kind == "wrong-type":
             path = draw(st.sampled_from(list(_all_paths(document))))
             _set(document, path, draw(st.sampled_from(["12", [], {}, None, 1.5, True])))
