@@ -5,8 +5,9 @@
 The proof that a change to the analyzers altered nothing: analyze copies of one synced
 database with the old code and with the new, then compare. Every row the analysis stores
 is compared per PR (repository, number): facts (cache key, verdict, score, body), labels,
-outgoing links and dependency-ledger rows (their order within the PR included, row ids
-aside). Prints the counts and the first differences; exits 1 when anything differs.
+outgoing links, dependency-ledger rows (their order within the PR included, row ids
+aside) and the search rows the analysis writes. Prints the counts and the first
+differences; exits 1 when anything differs.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ _QUERIES = {
     "dependency_changes": (
         "select r.full_name, p.number, t.position, t.package, t.path, t.before, t.after, t.kinds, t.scope,"
         f" t.condition, t.replaced_by from dependency_changes t {_PR} order by t.position"
+    ),
+    "pr_search": (
+        "select r.full_name, p.number, t.stamp, t.title, t.body, t.comments, t.report from pr_search t"
+        " join pull_requests p on p.id = t.rowid join repositories r on r.id = p.repository_id"
     ),
 }
 

@@ -53,8 +53,8 @@ class FileSignals:
 
 # Kept by path: a file is asked about in PR after PR, more paths than `re` keeps compiled.
 @lru_cache(maxsize=4096)
-def _mention_patterns(path: str) -> tuple[tuple[str | None, re.Pattern[str]], ...]:
-    """Per needle: its lower case when it is ASCII (else None), and its pattern."""
+def _mention_needles(path: str) -> tuple[tuple[str, str | None], ...]:
+    """Per needle: the needle and its lower case when it is ASCII (else None)."""
     pure = PurePosixPath(path)
     needles = [path]
     if len(pure.name) >= MIN_STEM - 1:
@@ -62,20 +62,23 @@ def _mention_patterns(path: str) -> tuple[tuple[str | None, re.Pattern[str]], ..
     stem = pure.stem
     if len(stem) >= MIN_STEM and stem.lower() not in _GENERIC_STEMS:
         needles.append(stem)
-    return tuple(
-        (n.lower() if n.isascii() else None, re.compile(rf"(?<![\w/.-]){re.escape(n)}(?![\w-])", re.IGNORECASE))
-        for n in dict.fromkeys(needles)
-    )
+    return tuple((n, n.lower() if n.isascii() else None) for n in dict.fromkeys(needles))
+
+
+# Compiled only for a needle the text may hold: most needles fail the lower-case check first.
+@lru_cache(maxsize=4096)
+def _mention_pattern(needle: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w/.-]){re.escape(needle)}(?![\w-])", re.IGNORECASE)
 
 
 def mentioned_in(path: str, text: str, folded: str | None = None) -> bool:
     """Whether `text` names the file: its path, its file name or a distinctive stem.
 
     ``folded``: `fold` of the text (then an ASCII needle it does not hold is not searched for)."""
-    for needle, pattern in _mention_patterns(path):
-        if folded is not None and needle is not None and needle not in folded:
+    for needle, lowered in _mention_needles(path):
+        if folded is not None and lowered is not None and lowered not in folded:
             continue
-        if pattern.search(text):
+        if _mention_pattern(needle).search(text):
             return True
     return False
 

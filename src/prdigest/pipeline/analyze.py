@@ -74,6 +74,7 @@ def analyze_stored(
     stats = AnalyzeStats()
     todo: list[tuple[int, str, str]] = []
     names: dict[int, tuple[str, int]] = {}
+    hashes: dict[int, str] = {}  # the record hash each PR is analyzed at (for its search row)
     for state in states:
         key = facts_cache_key(state.record_hash, registry)
         if not force and state.cache_key == key:
@@ -81,6 +82,7 @@ def analyze_stored(
         else:
             todo.append((state.pull_request_id, f"{state.repository}#{state.number}", key))
             names[state.pull_request_id] = (state.repository, state.number)
+            hashes[state.pull_request_id] = state.record_hash
     if on_start is not None:
         on_start(len(todo))
     # Oldest first: a PR's old file is then the previous PR's new file, whose parse the
@@ -104,7 +106,7 @@ def analyze_stored(
     # closing: an error here (or Ctrl-C) ends the workers now, not when the generator is collected.
     with closing(pages):
         for page in pages:
-            _save_page(store, page, names, stats, on_done)
+            _save_page(store, page, names, hashes, stats, on_done)
     if stats.analyzed:
         for repo in sorted({name for name, _number in names.values()}):
             stats.lineage[repo] = link_repository(store, repo)
@@ -115,13 +117,14 @@ def _save_page(
     store: Store,
     page: list[tuple[int, Outcome]],
     names: dict[int, tuple[str, int]],
+    hashes: dict[int, str],
     stats: AnalyzeStats,
     on_done: Callable[[str, int, str], None] | None,
 ) -> None:
     """Store one page's facts and search rows (one transaction), then count them."""
     # One transaction with the PRs' search rows: an analysis killed after this page leaves no
     # analyzed PR indexed without its facts.
-    save_facts_rows(store, [outcome for _id, outcome in page if not isinstance(outcome, str)])
+    save_facts_rows(store, [outcome for _id, outcome in page if not isinstance(outcome, str)], hashes)
     for pull_request_id, outcome in page:
         failed = isinstance(outcome, str)
         if isinstance(outcome, str):

@@ -55,7 +55,7 @@ def analyze_task(task: Task, registry: Registry, context: AnalysisContext) -> Ou
         result = run_all(task.record, registry, context)
     except AnalysisError as exc:
         return str(exc)
-    return facts_row(task.pull_request_id, result, task.cache_key)
+    return facts_row(task.pull_request_id, result, task.cache_key, task.record)
 
 
 def _tasks(page: Page, read: ReadRecords) -> list[Task]:

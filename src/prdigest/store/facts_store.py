@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,7 @@ from prdigest.store import search_store
 from prdigest.store.file_texts import load_records
 from prdigest.store.links import Link
 from prdigest.store.schema import dependency_changes, fact_labels, facts, pr_links, pull_requests, repositories
-from prdigest.store.search_text import facts_report
+from prdigest.store.search_text import RecordText, facts_report, record_text
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
 
@@ -83,9 +83,13 @@ class FactsRow:
     # the dependency ledger rows: package, path, before, after, kinds, scope, condition, replaced_by
     dependencies: tuple[tuple[str, str, str | None, str | None, str, str, str | None, str | None], ...] = ()
     report: tuple[str, ...] | None = None  # `search_text.facts_report`: the search row, without parsing ``body``
+    # `search_text.record_text` of the analyzed record: the search row without reading the record back
+    record_text: RecordText | None = None
 
 
-def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
+def facts_row(pull_request_id: int, result: Facts, cache_key: str, record: PullRequest | None = None) -> FactsRow:
+    """The row of facts to store; ``record``: the analyzed record as stored (its search text is
+    then made here, in the analysis worker)."""
     labels = {("risk", tag.tag) for tag in result.risks.tags} | {("module", module) for module in result.files.modules}
     return FactsRow(
         pull_request_id=pull_request_id,
@@ -112,6 +116,7 @@ def facts_row(pull_request_id: int, result: Facts, cache_key: str) -> FactsRow:
             for c in result.dependencies.changes
         ),
         report=facts_report(result),
+        record_text=None if record is None else record_text(record),
     )
 
 
@@ -120,8 +125,11 @@ def save_facts(store: Store, pull_request_id: int, result: Facts, cache_key: str
     save_facts_rows(store, [facts_row(pull_request_id, result, cache_key)])
 
 
-def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
-    """Replace the facts, labels and outgoing links of several PRs in one transaction."""
+def save_facts_rows(store: Store, rows: Sequence[FactsRow], record_hashes: Mapping[int, str] | None = None) -> None:
+    """Replace the facts, labels and outgoing links of several PRs in one transaction.
+
+    ``record_hashes``: by row id, the ``record_hash`` of the record each row's `record_text`
+    was made from (then that text goes into the search row while the record is unchanged)."""
     if not rows:
         return
     if store.read_only:
@@ -176,7 +184,13 @@ def save_facts_rows(store: Store, rows: Sequence[FactsRow]) -> None:
         if links:
             connection.execute(insert(pr_links), links)
         reports = {pr_id: row.report for pr_id, row in latest.items() if row.report is not None}
-        search_store.index_in_transaction(store, connection, ids, reports=reports)
+        hashes = record_hashes or {}
+        texts = {
+            pr_id: (hashes[pr_id], row.record_text)
+            for pr_id, row in latest.items()
+            if row.record_text is not None and pr_id in hashes
+        }
+        search_store.index_in_transaction(store, connection, ids, reports=reports, texts=texts)
         connection.execute(delete(dependency_changes).where(dependency_changes.c.pull_request_id.in_(ids)))
         ledger = [
             {

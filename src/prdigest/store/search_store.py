@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Row, bindparam, text
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.quick import search_stamp as _stamp
 from prdigest.store.search_text import CJK as _CJK
-from prdigest.store.search_text import build_document, parse_facts, parse_narratives, segment
+from prdigest.store.search_text import RecordText, build_document, parse_facts, parse_narratives, segment
 from prdigest.store.search_text import clean as _clean
 from prdigest.store.store import Store
 from prdigest.store.upsert import lock_pull_requests
@@ -190,11 +190,11 @@ def _ids_to_check(connection: Connection, repository: str, indexed: set[int]) ->
 
 
 def _load_batch(
-    connection: Connection, ids: list[int], known: Mapping[int, PullRequest]
-) -> dict[int, tuple[PullRequest | str, str | None, list[str]]]:
-    """Per id: the record (the caller's object when ``known`` has it, else the stored JSON),
-    the facts JSON and the narratives' JSON."""
-    found: dict[int, tuple[PullRequest | str, str | None, list[str]]] = {}
+    connection: Connection, ids: list[int], known: Mapping[int, PullRequest | RecordText]
+) -> dict[int, tuple[PullRequest | RecordText | str, str | None, list[str]]]:
+    """Per id: the record (the caller's object or record text when ``known`` has it, else the
+    stored JSON), the facts JSON and the narratives' JSON."""
+    found: dict[int, tuple[PullRequest | RecordText | str, str | None, list[str]]] = {}
     # The caller's records are what was just written: reading back and re-parsing the stored
     # JSON would cost more than the write itself. Stored JSON lacks the files' full texts
     # (see file_texts), which a search document never reads.
@@ -227,6 +227,7 @@ def index_in_transaction(
     pull_request_ids: Sequence[int],
     written: Mapping[int, tuple[PullRequest, str]] | None = None,
     reports: Mapping[int, Sequence[str]] | None = None,
+    texts: Mapping[int, tuple[str, RecordText]] | None = None,
 ) -> None:
     """Refresh these PRs' search rows inside the caller's write transaction, so the rows and
     what they index are committed together (a process killed after the commit leaves no PR
@@ -234,9 +235,12 @@ def index_in_transaction(
 
     ``written``: by row id, the record just written and its ``record_hash``, when the caller
     has them (then neither is read back); ``reports``: by row id, the `facts_report` of facts
-    just written (then they are not parsed again)."""
+    just written (then they are not parsed again); ``texts``: by row id, a ``record_hash``
+    and the `record_text` of the record of that hash (used while it is still the stored
+    record: then the record is not read back either)."""
     known = written or {}
-    records = {pr_id: record for pr_id, (record, _hash) in known.items()}
+    records: dict[int, PullRequest | RecordText] = {pr_id: record for pr_id, (record, _hash) in known.items()}
+    texts = texts or {}
     for start in range(0, len(pull_request_ids), _BATCH):
         ids = list(pull_request_ids[start : start + _BATCH])
         all_known = all(pr_id in known for pr_id in ids)
@@ -244,10 +248,14 @@ def index_in_transaction(
         rows = connection.execute(query, {"ids": ids}).all()
         stale = []
         for r in rows:
-            record_hash = known[int(r[0])][1] if all_known else str(r[1])
+            pr_id = int(r[0])
+            record_hash = known[pr_id][1] if all_known else str(r[1])
             stamp = _stamp(record_hash, r[2], r[3], r[4])
             if r[5] != stamp:
-                stale.append((int(r[0]), stamp))
+                stale.append((pr_id, stamp))
+                made = texts.get(pr_id)
+                if made is not None and pr_id not in records and made[0] == record_hash:
+                    records[pr_id] = made[1]
         if stale:
             _write_rows(store, connection, stale, records, reports)
 
@@ -262,7 +270,7 @@ def _write_rows(
     store: Store,
     connection: Connection,
     batch: list[tuple[int, str]],
-    known: Mapping[int, PullRequest] | None = None,
+    known: Mapping[int, PullRequest | RecordText] | None = None,
     reports: Mapping[int, Sequence[str]] | None = None,
 ) -> None:
     ids = [pr_id for pr_id, _stamp_value in batch]
@@ -274,7 +282,7 @@ def _write_rows(
         record, facts_body, narrative_bodies = loaded[pr_id]
         report = None if reports is None else reports.get(pr_id)
         document = build_document(
-            record if isinstance(record, PullRequest) else PullRequest.model_validate_json(record),
+            PullRequest.model_validate_json(record) if isinstance(record, str) else record,
             report if report is not None or facts_body is None else parse_facts(facts_body),
             parse_narratives(narrative_bodies),
         )

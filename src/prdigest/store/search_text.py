@@ -52,14 +52,26 @@ def facts_report(facts: Facts) -> tuple[str, ...]:
     return tuple(report)
 
 
-def build_document(
-    pr: AnyPullRequest, facts: Facts | Sequence[str] | None, narratives: Sequence[Narrative]
-) -> SearchDocument:
-    """The searchable text of one PR (segmented, cleaned). ``facts``: its facts, or their
-    `facts_report` when the caller has it (the analysis does: the facts are not parsed again)."""
+# The record's part of a search document: segmented title, body and comments.
+RecordText = tuple[str, str, str]
+
+
+def record_text(pr: AnyPullRequest) -> RecordText:
+    """The record's columns of its search document (an analysis worker makes them from the
+    record it already holds: the main process then neither reads nor parses the record)."""
     comments: list[str] = [c.body for c in pr.comments]
     comments += [r.body for r in pr.reviews if r.body]
     comments += [c.body for thread in pr.review_threads for c in thread.comments]
+    return segment(clean(pr.title)), segment(clean(pr.body)), segment(clean("\n".join(comments)))
+
+
+def build_document(
+    pr: AnyPullRequest | RecordText, facts: Facts | Sequence[str] | None, narratives: Sequence[Narrative]
+) -> SearchDocument:
+    """The searchable text of one PR (segmented, cleaned). ``pr``: the record, or its
+    `record_text`; ``facts``: its facts, or their `facts_report` when the caller has it (the
+    analysis does: the facts are not parsed again)."""
+    title, body, comments = pr if isinstance(pr, tuple) else record_text(pr)
     report: list[str] = []
     if facts is not None:
         report += facts if isinstance(facts, Sequence) else facts_report(facts)
@@ -68,9 +80,9 @@ def build_document(
         report += [narrative.feed_paragraph, *narrative.risks]
         report += [f"{step.title} {step.detail}" for step in narrative.implementation]
     return SearchDocument(
-        title=segment(clean(pr.title)),
-        body=segment(clean(pr.body)),
-        comments=segment(clean("\n".join(comments))),
+        title=title,
+        body=body,
+        comments=comments,
         report=segment(clean("\n".join(x for x in report if x))),
     )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import cast
 
 _CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|__version__|__all__)$")
 _PLATFORM_TEST = re.compile(
@@ -131,12 +132,26 @@ def _block_children(node: ast.AST) -> list[ast.AST]:
     return [child for child in _children(node) if isinstance(child, _BLOCK)]
 
 
+def unparsed(node: ast.expr) -> str:
+    """`ast.unparse`, with the commonest expressions of outlines (a name; ``None``, a bool or an
+    int) written directly: what `ast.unparse` writes for them, without its unparser object."""
+    kind = type(node)
+    if kind is ast.Name:
+        return cast(ast.Name, node).id
+    if kind is ast.Constant:
+        constant = cast(ast.Constant, node)
+        value = constant.value
+        if constant.kind is None and (value is None or type(value) in (bool, int)):
+            return repr(value)
+    return ast.unparse(node)
+
+
 def handler_names(handler: ast.ExceptHandler) -> list[str]:
     if handler.type is None:
         return ["(bare except)"]
     if isinstance(handler.type, ast.Tuple):
-        return [ast.unparse(e) for e in handler.type.elts]
-    return [ast.unparse(handler.type)]
+        return [unparsed(e) for e in handler.type.elts]
+    return [unparsed(handler.type)]
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> FunctionOutline:
@@ -150,7 +165,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
     # positional defaults belong to the last parameters; a keyword-only one has its own or None
     with_default = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True))
     with_default += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
-    defaults = tuple((a.arg, ast.unparse(d)) for a, d in with_default)
+    defaults = tuple((a.arg, unparsed(d)) for a, d in with_default)
     asserts: list[str] = []
     raises: list[str] = []
     handlers: list[str] = []
@@ -164,12 +179,12 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
             asserts.append(ast.unparse(child.test))
         elif isinstance(child, ast.Raise) and child.exc is not None:
             exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
-            raises.append(ast.unparse(exc))
+            raises.append(unparsed(exc))
         elif isinstance(child, ast.ExceptHandler):
             handlers.extend(handler_names(child))
         if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             stack.extend(_block_children(child))
-    decorators = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
+    decorators = [unparsed(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
     return FunctionOutline(
         line=node.lineno - first,
         params=tuple(params),

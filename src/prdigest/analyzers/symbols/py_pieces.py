@@ -23,6 +23,7 @@ import io
 import re
 import tokenize
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar, cast
 
@@ -102,8 +103,11 @@ def _class_digest(head: bytes, members: list[_Statement]) -> bytes:
 
 
 _STRIPPED = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-# Per node type: "Name(", its fields, whether its body is stripped.
+# Per node type: "Name(" (or "Name()" without fields), its fields, whether its body is stripped.
 _DUMP_SPECS: dict[type, tuple[str, tuple[str, ...], bool]] = {}
+# The commonest leaves, written directly (their fields are always these, in this order).
+_NAME, _CONSTANT = ast.Name, ast.Constant
+_CONTEXTS = {ast.Load: "Load()", ast.Store: "Store()", ast.Del: "Del()"}
 
 
 def _stripped_dump(node: ast.AST) -> str:
@@ -113,33 +117,52 @@ def _stripped_dump(node: ast.AST) -> str:
     Only ever compared with itself: two statements give one text exactly when their
     `ast.dump` after `_Strip` is one, each node written as its class and its fields in order
     (values by ``repr``, as `ast.dump` does), without the field names `ast.dump` repeats."""
+    parts: list[str] = []
+    _dump_into(node, parts.append)
+    return "".join(parts)
+
+
+def _dump_into(node: ast.AST, append: Callable[[str], None]) -> None:
+    """`_stripped_dump` of the node, in parts, onto one list (each node joining its own text
+    would copy a deep node's text once per level above it)."""
     kind = type(node)
+    if kind is _NAME:
+        leaf = cast(ast.Name, node)
+        append("Name(" + repr(leaf.id) + "," + _CONTEXTS[type(leaf.ctx)] + ",)")
+        return
+    if kind is _CONSTANT:
+        constant = cast(ast.Constant, node)
+        append("Constant(" + repr(constant.value) + "," + repr(constant.kind) + ",)")
+        return
     spec = _DUMP_SPECS.get(kind)
     if spec is None:
-        spec = _DUMP_SPECS[kind] = (kind.__name__ + "(", tuple(kind._fields), issubclass(kind, _STRIPPED))
+        fields = tuple(kind._fields)
+        head = kind.__name__ + ("(" if fields else "()")
+        spec = _DUMP_SPECS[kind] = (head, fields, issubclass(kind, _STRIPPED))
     head, fields, stripped = spec
+    append(head)
     if not fields:
-        return head + ")"
-    parts = [head]
-    append = parts.append  # (called per node and field: the bound method once)
+        return
     for name in fields:
         value = getattr(node, name, _ABSENT)
         if stripped and name == "body":
             value = stripped_body(value)
         if isinstance(value, ast.AST):
-            append(_stripped_dump(value))
+            _dump_into(value, append)
             append(",")
         elif isinstance(value, list):
             append("[")
             for item in value:
-                append(_stripped_dump(item) if isinstance(item, ast.AST) else repr(item))
+                if isinstance(item, ast.AST):
+                    _dump_into(item, append)
+                else:
+                    append(repr(item))
                 append(",")
             append("],")
         else:
             append(repr(value))
             append(",")
     append(")")
-    return "".join(parts)
 
 
 def stripped_body(body: list[ast.stmt]) -> list[ast.stmt]:
