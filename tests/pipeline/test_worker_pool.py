@@ -41,6 +41,41 @@ def test_a_ctrl_c_during_the_start_is_raised_once_the_workers_run() -> None:
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
 
 
+class _InterruptedInAnotherThread:
+    """Like `_InterruptedWhileStarting`, but the Ctrl-C is taken by another thread of the
+    parent, one that does not block SIGINT (a queue's feeder thread, say)."""
+
+    def __init__(self) -> None:
+        self.asked, self.taken = threading.Event(), threading.Event()
+        # Made before the start, so SIGINT is not blocked in it.
+        self.thread = threading.Thread(target=self._take_ctrl_c)
+        self.thread.start()
+        self.started = False
+
+    def _take_ctrl_c(self) -> None:
+        if self.asked.wait(timeout=60):
+            # To itself: delivered to this thread before the call returns.
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        self.taken.set()
+
+    def start(self) -> None:
+        self.asked.set()
+        self.taken.wait(timeout=60)
+        self.started = True
+
+
+def test_a_ctrl_c_another_thread_takes_during_the_start_is_not_lost() -> None:
+    worker = _InterruptedInAnotherThread()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            start_holding_ctrl_c([worker])
+    finally:
+        worker.asked.set()
+        worker.thread.join()
+    assert worker.started
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_no_ctrl_c_no_interrupt() -> None:
     class Quiet:
         started = False

@@ -62,7 +62,10 @@ def _die_with_parent(parent: int) -> None:
     """
     import signal
 
+    # Started with SIGINT blocked (`start_holding_ctrl_c`): ignoring it discards a Ctrl-C
+    # held since then, and only then is it let through.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -103,25 +106,32 @@ def _worker_main(setup: bytes, inbox: Any, outbox: Any, index: int, parent: int)
 
 
 def start_holding_ctrl_c(workers: Sequence[Any]) -> None:
-    """Start the workers with Ctrl-C ignored from their first instruction: an ignored signal
-    stays ignored across exec, so a Ctrl-C while a worker is still starting up cannot print
-    its traceback. The parent's own handler is restored at once; it ends the workers itself.
+    """Start the workers with Ctrl-C held from their first instruction: a blocked signal stays
+    blocked across exec, so a Ctrl-C while a worker is still starting up waits until the
+    worker ignores it (`_die_with_parent`) and cannot print its traceback there.
 
-    A Ctrl-C that reaches the parent meanwhile is held, not lost: SIGINT is blocked as well as
-    ignored (Linux keeps a blocked signal pending even while it is ignored) and delivered to
-    the restored handler when the workers have started, so the run still stops (exit 130).
-    The mask is this thread's: the progress bar's thread is started with SIGINT blocked
-    (`prdigest.cli.progress`), so a Ctrl-C comes to this one."""
+    The parent does not lose a Ctrl-C that comes meanwhile. This thread blocks it, and another
+    thread of the parent that takes it (a queue's feeder, say) runs a handler that only notes
+    it (never ``SIG_IGN``, which would drop it there). Once the workers have started, the
+    parent's own handler is back and gets the noted Ctrl-C, so the run still stops (exit 130).
+    The progress bar's thread is started with SIGINT blocked (`prdigest.cli.progress`)."""
     import signal
 
+    noted: list[int] = []
+
+    def note(signum: int, _frame: object) -> None:
+        noted.append(signum)
+
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signal.SIGINT, note)
     try:
         for worker in workers:
             worker.start()
     finally:
         signal.signal(signal.SIGINT, previous)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    if noted:
+        signal.raise_signal(signal.SIGINT)
 
 
 def run_pages(
