@@ -1,12 +1,11 @@
-"""What a clone says about itself: its GitHub name (from ``origin``) and its default branch."""
+"""A clone's GitHub name: from ``--repo`` or its ``origin`` URL."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from prdigest.errors import ConfigError, NoPullRequestsFound
-from prdigest.sources.git.runner import try_git_text
+from prdigest.errors import ConfigError
 
 # https://host/OWNER/NAME(.git), ssh://git@host[:port]/OWNER/NAME(.git), git@host:OWNER/NAME(.git)
 _URL_PATTERNS = (
@@ -35,36 +34,12 @@ def validate_repository_name(value: str) -> str:
     return value
 
 
-def repository_name(repo: Path, given: str | None) -> str:
-    """The ``--repo`` value, else the name in the ``origin`` URL; a ConfigError if neither."""
-    if given is not None:
-        return validate_repository_name(given)
-    url = try_git_text(repo, ["config", "--get", "remote.origin.url"])
+def name_from_origin(repo: Path, url: str | None) -> str:
+    """The ``OWNER/NAME`` in ``repo``'s ``origin`` URL ``url`` (None: no origin remote); a
+    ConfigError when there is none to tell."""
     if not url:
         raise ConfigError(f"cannot tell the repository name of {repo}: it has no origin remote; pass --repo OWNER/NAME")
     name = repository_from_url(url)
     if name is None:
         raise ConfigError(f"cannot tell the repository name from the origin URL of {repo}; pass --repo OWNER/NAME")
     return name
-
-
-def default_branch(repo: Path, given: str | None) -> tuple[str, str]:
-    """The ref to read (``--branch``, else origin/HEAD, else the current HEAD branch) and
-    the commit it names, found in one git call per candidate."""
-    candidates = [given] if given else []
-    if not given:
-        origin_head = try_git_text(repo, ["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])
-        if origin_head:
-            candidates.append(origin_head)
-        candidates.append("HEAD")
-    for ref in candidates:
-        sha = resolve_commit(repo, ref)
-        if sha:
-            return ref, sha
-    if given:
-        raise ConfigError(f"--branch {given!r} is not a branch or commit of {repo}")
-    raise NoPullRequestsFound(f"{repo} has no commits yet, so no pull requests to read")
-
-
-def resolve_commit(repo: Path, ref: str) -> str | None:
-    return try_git_text(repo, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"]) or None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prdigest.errors import ConfigError, NoPullRequestsFound, NotAGitRepository
-from prdigest.sources.git.repository import repository_from_url, validate_repository_name
+from prdigest.sources.git.repository import name_from_origin, validate_repository_name
 from prdigest.sources.git.runner import PendingGitText, check_readable_directory
 from prdigest.sources.git.shallow import read_shallow_list
 
@@ -89,21 +89,15 @@ class _Candidate:
 
 
 def _repository(repo: Path, given: str | None, url_call: PendingGitText | None) -> str:
-    """The ``--repo`` value, else the name in the ``origin`` URL (as `repository_name`)."""
+    """The ``--repo`` value, else the name in the ``origin`` URL."""
     if given is not None:
         return validate_repository_name(given)
-    url = url_call.result() if url_call is not None else None
-    if not url:
-        raise ConfigError(f"cannot tell the repository name of {repo}: it has no origin remote; pass --repo OWNER/NAME")
-    name = repository_from_url(url)
-    if name is None:
-        raise ConfigError(f"cannot tell the repository name from the origin URL of {repo}; pass --repo OWNER/NAME")
-    return name
+    return name_from_origin(repo, url_call.result() if url_call is not None else None)
 
 
 def _branch(repo: Path, first: _Candidate, given: str | None, *, fallback: Path | None) -> tuple[str, str, str | None]:
-    """(ref, commit, short name) as `default_branch` finds them: the first candidate that
-    names a commit, HEAD after origin/HEAD."""
+    """(ref, commit, short name) of the branch read: ``--branch``, else the first of
+    origin/HEAD and HEAD that names a commit."""
     tip = first.commit()
     if tip:
         return first.ref, tip, first.base_ref()

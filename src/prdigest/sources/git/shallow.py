@@ -8,16 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prdigest.sources.git.runner import try_git_text
-
-
-def shallow_boundary(repo: Path) -> frozenset[str] | None:
-    """SHAs whose parents are missing from this shallow clone; None for a full clone."""
-    if try_git_text(repo, ["rev-parse", "--is-shallow-repository"]) != "true":
-        return None
-    listed = try_git_text(repo, ["rev-parse", "--git-path", "shallow"])
-    return read_shallow_list(repo, listed)
-
 
 def read_shallow_list(cwd: Path, listed: str | None) -> frozenset[str]:
     """The SHAs in the shallow list git named (``--git-path shallow``, relative to ``cwd``)."""
