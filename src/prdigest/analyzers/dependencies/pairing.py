@@ -13,11 +13,12 @@ package (``nixl-cu12`` and ``nixl-cu13`` removed, ``nixl`` added) stays a remova
 
 from __future__ import annotations
 
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations
 from prdigest.analyzers.dependencies.variants import variant_of
+from prdigest.analyzers.recent import RecentByIdentity
 
 Key = tuple[str, str | None, str]  # (group, condition, package)
 
@@ -104,29 +105,10 @@ def pair_entries(declarations: FileDeclarations) -> tuple[Pair, ...]:
     """The pairs of one file's declarations, made once per declarations object of the last
     few (the key-files and dependencies analyzers both ask, in turn, for one PR's files; the
     declarations are made once per file too, `sources.declarations`, and never changed)."""
-    return _RECENT.get(declarations)
+    return _RECENT.get(declarations, _pair_entries)
 
 
-class _RecentPairs:
-    """The pairs of the last few declarations objects, by identity (each kept alive with its
-    pairs, so an id is never another object's)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[int, tuple[FileDeclarations, tuple[Pair, ...]]] = OrderedDict()
-
-    def get(self, declarations: FileDeclarations) -> tuple[Pair, ...]:
-        entry = self._entries.get(id(declarations))
-        if entry is not None and entry[0] is declarations:
-            return entry[1]
-        found = tuple(_pair_entries(declarations))
-        self._entries[id(declarations)] = (declarations, found)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
-        return found
-
-
-def _pair_entries(declarations: FileDeclarations) -> list[Pair]:
+def _pair_entries(declarations: FileDeclarations) -> tuple[Pair, ...]:
     pairs, removed, added = _exact_pairs(declarations)
     switched, removed, added = _switch_pairs(declarations, removed, added)
     pairs.extend(switched)
@@ -176,8 +158,8 @@ def _pair_entries(declarations: FileDeclarations) -> list[Pair]:
         for i, a in enumerate(added)
         if i not in consumed
     )
-    return pairs
+    return tuple(pairs)
 
 
 # Per process, like functools caches: the pairs depend on nothing but the declarations.
-_RECENT = _RecentPairs(32)
+_RECENT: RecentByIdentity[FileDeclarations, tuple[Pair, ...]] = RecentByIdentity(32)

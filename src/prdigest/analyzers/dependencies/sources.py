@@ -37,6 +37,7 @@ from prdigest.analyzers.dependencies.requirement_lines import (
 )
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
 from prdigest.analyzers.dependencies.setup_py import setup_py_requirements
+from prdigest.analyzers.recent import RecentByIdentity
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, FileStatus
 
@@ -340,26 +341,7 @@ def declarations(change: FileChange) -> FileDeclarations | None:
     kind = source_kind_of(change.path)
     if kind is None or change.binary:
         return None
-    return _RECENT.get(change, kind)
-
-
-class _RecentDeclarations:
-    """The declarations of the last few changed files read, by identity of the `FileChange`
-    (kept alive with them, so an id is never another file's)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[int, tuple[FileChange, FileDeclarations]] = OrderedDict()
-
-    def get(self, change: FileChange, kind: SourceKind) -> FileDeclarations:
-        entry = self._entries.get(id(change))
-        if entry is not None and entry[0] is change:
-            return entry[1]
-        found = _declarations(change, kind)
-        self._entries[id(change)] = (change, found)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
-        return found
+    return _RECENT.get(change, lambda known: _declarations(known, kind))
 
 
 def _declarations(change: FileChange, kind: SourceKind) -> FileDeclarations:
@@ -407,5 +389,5 @@ class _RecentSides:
 
 
 # Per process, like functools caches (a PR's dependency files are read by three analyzers in turn).
-_RECENT = _RecentDeclarations(size=16)
+_RECENT: RecentByIdentity[FileChange, FileDeclarations] = RecentByIdentity(16)
 _SIDES = _RecentSides(size=256)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar, cast
 
+from prdigest.analyzers.recent import RecentByIdentity
 from prdigest.analyzers.symbols.py_outline import (
     FunctionOutline,
     GroupOutline,
@@ -268,24 +269,12 @@ class TextCuts:
         return found
 
 
-class RecentCuts:
+class RecentCuts(RecentByIdentity[str, TextCuts]):
     """The `TextCuts` of the last few text objects, found again by identity (one PR's texts are
     asked for definitions, outline, shape and quiet lines in turn, by different analyzers)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._by_id: OrderedDict[int, TextCuts] = OrderedDict()
-
     def of(self, text: str) -> TextCuts:
-        found = self._by_id.get(id(text))
-        if found is not None and found.text is text:
-            self._by_id.move_to_end(id(text))
-            return found
-        found = TextCuts(text)  # the text kept alive with it: its id stays its own
-        self._by_id[id(text)] = found
-        while len(self._by_id) > self.size:
-            self._by_id.popitem(last=False)
-        return found
+        return self.get(text, TextCuts)
 
 
 class PieceCache:
