@@ -8,11 +8,12 @@ plain `ast.walk` reading, so any skipped subtree that did matter shows up as a d
 from __future__ import annotations
 
 import ast
+from dataclasses import fields, replace
 
 import pytest
 
 from prdigest.analyzers.symbols.edits import code_edits
-from prdigest.analyzers.symbols.py_outline import IMPORT_ERRORS, handler_names, outline_of_tree
+from prdigest.analyzers.symbols.py_outline import IMPORT_ERRORS, FunctionOutline, handler_names, outline_of_tree
 from prdigest.analyzers.symbols.py_pieces import PieceCache
 from prdigest.models.pullrequest import FileChange
 
@@ -226,3 +227,16 @@ def test_code_edits_from_outlines() -> None:
         ("assertion-removed", 7, {"code": "path"}),
         ("parameter-added", 7, {"function": "lock", "parameter": "timeout"}),
     ]
+
+
+def test_same_apart_from_line_weighs_every_field_but_the_line() -> None:
+    """The code edits skip a function whose outline is the same apart from its line: a field
+    added to the outline and left out of the comparison would hide its edits."""
+    base = FunctionOutline(
+        line=3, params=("a",), defaults=(("a", "1"),), decorators=("d",), asserts=("x",), raises=("E",), handlers=("F",)
+    )
+    assert base.same_apart_from_line(replace(base, line=9))
+    for field in fields(FunctionOutline):
+        if field.name != "line":
+            changed = replace(base, **{field.name: (*getattr(base, field.name), "other")})
+            assert not base.same_apart_from_line(changed), field.name

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.symbol_names import has_private_part
-from prdigest.analyzers.symbols.py_outline import FunctionOutline, Outline
+from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.diff import file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
@@ -88,7 +88,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
         if known is None:
             continue
         previous = known[1]
-        if _same_apart_from_line(fn, previous):
+        if fn.same_apart_from_line(previous):
             continue  # most functions of a changed file: nothing below would find an edit
         for param in fn.params:
             if param not in previous.params:
@@ -139,19 +139,6 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             )
             found.edits.append(edit)
     return True
-
-
-def _same_apart_from_line(fn: FunctionOutline, previous: FunctionOutline) -> bool:
-    """Equal outlines but perhaps for where the ``def`` stands (the same object when the
-    function's piece is the same text on both sides)."""
-    return fn is previous or (
-        fn.params == previous.params
-        and fn.defaults == previous.defaults
-        and fn.decorators == previous.decorators
-        and fn.asserts == previous.asserts
-        and fn.raises == previous.raises
-        and fn.handlers == previous.handlers
-    )
 
 
 def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:

@@ -42,6 +42,18 @@ class FunctionOutline:
     raises: tuple[str, ...]
     handlers: tuple[str, ...]
 
+    def same_apart_from_line(self, other: FunctionOutline) -> bool:
+        """Every field equal but perhaps `line` (where the ``def`` stands): the same object
+        when the function's piece is the same text on both sides."""
+        return self is other or (
+            self.params == other.params
+            and self.defaults == other.defaults
+            and self.decorators == other.decorators
+            and self.asserts == other.asserts
+            and self.raises == other.raises
+            and self.handlers == other.handlers
+        )
+
 
 @dataclass(frozen=True)
 class GroupOutline:
