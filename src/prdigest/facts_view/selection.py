@@ -82,22 +82,24 @@ def ranked_symbols(facts: Facts) -> list[SymbolChange]:
     return [symbol for _, symbol in sorted(unique, key=rank)]
 
 
-def key_symbols(facts: Facts, length: Length, ranked: list[SymbolChange] | None = None) -> list[SymbolChange]:
-    """At most MAX_SYMBOLS of `ranked_symbols` (``ranked``, when the caller has it already);
-    private helpers and tests only when there are too few public symbols to show (they are
-    counted by `hidden_symbol_count` otherwise)."""
-    if ranked is None:
-        ranked = ranked_symbols(facts)
+def key_symbols(facts: Facts, length: Length) -> list[SymbolChange]:
+    """At most MAX_SYMBOLS of `ranked_symbols`; private helpers and tests only when there are
+    too few public symbols to show (they are counted by `key_symbols_counted` otherwise)."""
+    return _key_of(facts, length, ranked_symbols(facts))
+
+
+def key_symbols_counted(facts: Facts, length: Length) -> tuple[list[SymbolChange], int]:
+    """`key_symbols`, and how many changed symbols it leaves out (for "and N more")."""
+    ranked = ranked_symbols(facts)
+    chosen = _key_of(facts, length, ranked)
+    return chosen, len(ranked) - len(chosen)
+
+
+def _key_of(facts: Facts, length: Length, ranked: list[SymbolChange]) -> list[SymbolChange]:
     test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
     public = [s for s in ranked if not is_private(s.name) and not is_test_symbol(s, test_paths)]
     chosen = public if len(public) >= MIN_PUBLIC else ranked
     return chosen[: MAX_SYMBOLS[length]]
-
-
-def hidden_symbol_count(facts: Facts, length: Length) -> int:
-    """How many changed symbols `key_symbols` leaves out (for "and N more")."""
-    ranked = ranked_symbols(facts)
-    return len(ranked) - len(key_symbols(facts, length, ranked))
 
 
 def file_symbols(facts: Facts, path: str, length: Length) -> tuple[list[str], int]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from prdigest.facts_view.evidence import reason_text, risk_evidence, tag_labels
 from prdigest.facts_view.gaps import gap_notes, review_data_available
-from prdigest.facts_view.selection import file_symbols, key_excerpts, key_files, key_symbols, ranked_symbols
+from prdigest.facts_view.selection import file_symbols, key_excerpts, key_files, key_symbols_counted
 from prdigest.models.facts import Facts
 from prdigest.models.ledger import LedgerLink
 from prdigest.models.narrative import Length, Narrative
@@ -55,8 +55,7 @@ def build_report(
         if shared is not None:
             shared.by_lang[lang] = said
     labels_of_tags, tag_evidence, reasons = said
-    ranked = ranked_symbols(facts)
-    chosen_symbols = key_symbols(facts, length, ranked)
+    chosen_symbols, hidden_symbols = key_symbols_counted(facts, length)
     roles = {r.path: r.role for r in narrative.file_roles}
     notes = {n.path: n.note for n in narrative.excerpt_notes}
     files = key_files(facts, length)
@@ -103,7 +102,7 @@ def build_report(
             for f in files
         ],
         key_symbols=[KeySymbol(name=s.name, path=s.path, kind=s.kind, change=s.change) for s in chosen_symbols],
-        key_symbols_more=len(ranked) - len(chosen_symbols),  # `hidden_symbol_count`
+        key_symbols_more=hidden_symbols,
         key_code=[
             KeyExcerpt(
                 path=e.path,

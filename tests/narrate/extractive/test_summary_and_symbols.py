@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prdigest.analyzers.pr_text import split_body
-from prdigest.facts_view.selection import hidden_symbol_count, is_private, key_symbols
+from prdigest.facts_view.selection import is_private, key_symbols, key_symbols_counted
 from prdigest.models.facts import Facts, FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import Commit, PullRequest
 from prdigest.narrate.extractive import narrate_extractive
@@ -115,8 +115,9 @@ def test_key_symbols_are_capped_and_ranked() -> None:
     assert "_tiny_helper" not in full
     assert "load_widget.inner" not in full
     assert "test_cache_hits" not in full
-    assert hidden_symbol_count(facts, "full") == len(symbols) - 8
-    assert hidden_symbol_count(facts, "brief") == len(symbols) - 5
+    assert key_symbols_counted(facts, "full")[1] == len(symbols) - 8
+    assert key_symbols_counted(facts, "brief")[1] == len(symbols) - 5
+    assert [s.name for s in key_symbols_counted(facts, "full")[0]] == full
 
 
 def test_private_symbols_fill_in_when_few_are_public() -> None:
