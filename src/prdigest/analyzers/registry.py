@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.errors import AnalysisError
+from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 
@@ -70,6 +71,7 @@ def run_all(pr: PullRequest, registry: Registry, context: AnalysisContext) -> Fa
         except AnalysisError:
             raise
         except Exception as exc:  # an analyzer bug must name the PR and analyzer
+            CTRL_C.raise_if_pressed()
             raise AnalysisError(f"analyzer {analyzer.name} failed on {pr.ref}: {exc!r}") from exc
     return Facts(
         repository=pr.repository,

@@ -13,6 +13,7 @@ import click
 
 from prdigest import __version__
 from prdigest.errors import PrdigestError
+from prdigest.interrupts import CTRL_C
 
 # name -> (module, attribute, one-line help shown in `prdigest --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -89,13 +90,18 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> Any:
     """Entry point: run the CLI, turning prdigest errors into one line and an exit code."""
     try:
-        return cli.main(args=argv, prog_name="prdigest", standalone_mode=False)
+        with CTRL_C.recorded():
+            result = cli.main(args=argv, prog_name="prdigest", standalone_mode=False)
+            # A Ctrl-C a library wrapped as its own error, taken for one PR's failure: the
+            # command went on to the end, but it still ends as interrupted.
+            CTRL_C.raise_if_pressed()
+        return result
     except (ClosedPipe, BrokenPipeError):
         _silence_stdout()
         sys.exit(0)
     except click.exceptions.Abort:  # click's name for Ctrl-C inside a command
         click.echo("Interrupted; everything committed so far is kept.", err=True)
-        _interrupted()
+        exit_interrupted()
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -114,15 +120,20 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(failure.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; everything committed so far is kept.", err=True)
-        _interrupted()
+        exit_interrupted()
 
 
-def _interrupted() -> None:
+def exit_interrupted() -> None:
     """Exit 130 after Ctrl-C. When LLM calls were in flight, cancel them and leave at once:
     the interpreter's orderly shutdown (tearing down the SDK's heap, the abandoned worker
     threads' sockets) takes seconds, and everything worth keeping is already committed."""
     llm = sys.modules.get("prdigest.narrate.llm")
     if llm is None:
+        # Under ``python -m``, CPython kills itself with SIGINT at exit, whatever the exit
+        # code, when the Ctrl-C was raised inside source run by exec() (dataclasses and
+        # namedtuple define their methods so, while a module is first imported): that run
+        # leaves its "unhandled Ctrl-C" flag set. Running any source clears it.
+        exec("")
         sys.exit(130)
     llm.cancel_all()
     for stream in (sys.stdout, sys.stderr):

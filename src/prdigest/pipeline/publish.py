@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
+from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import RelatedNote
@@ -143,6 +144,7 @@ def publish_site(
                 except FATAL:
                     raise
                 except Exception as exc:
+                    CTRL_C.raise_if_pressed()
                     done(number, failure_reason(exc))
                     continue
                 if isinstance(reused, PageEntry):
@@ -231,6 +233,7 @@ def _narrate_page(
         except FATAL:
             raise
         except Exception:
+            CTRL_C.raise_if_pressed()
             continue  # reported when the PR is rendered
     warm_narratives(store, list(known.values()), languages, list(LENGTHS), llm, refresh=refresh)
     return known

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prdigest.config import LLMConfig
+from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
 from prdigest.models.ledger import LedgerEntry
@@ -114,6 +115,7 @@ def _read_page(
     except FATAL:
         raise
     except Exception:
+        CTRL_C.raise_if_pressed()
         return {}, {}  # each PR is read alone, and says why it cannot be
     loaded: dict[int, tuple[PullRequest, Facts]] = {}
     for number, one in stored.items():
@@ -122,6 +124,7 @@ def _read_page(
         try:
             facts = _stored_facts(one)
         except Exception:
+            CTRL_C.raise_if_pressed()
             continue  # the PR's own pages say why
         if facts is not None:
             loaded[number] = (one.record, facts)
@@ -139,6 +142,7 @@ def _save_page(store: Store, saves: list[tuple[int, PreparedPR]]) -> dict[int, s
     except FATAL:
         raise
     except Exception:
+        CTRL_C.raise_if_pressed()
         failed: dict[int, str] = {}
         for number, prepared in saves:
             try:
@@ -146,6 +150,7 @@ def _save_page(store: Store, saves: list[tuple[int, PreparedPR]]) -> dict[int, s
             except FATAL:
                 raise
             except Exception as exc:
+                CTRL_C.raise_if_pressed()
                 failed[number] = failure_reason(exc)
         return failed
 
@@ -203,6 +208,7 @@ def pages_or_why(
     except FATAL:
         raise
     except Exception as exc:
+        CTRL_C.raise_if_pressed()
         return failure_reason(exc)
 
 

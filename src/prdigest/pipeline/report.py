@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from prdigest.config import LLMConfig
+from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Length, Narrative, RelatedNote
@@ -168,6 +169,7 @@ def feed_for(
             except FATAL:
                 raise
             except Exception as exc:
+                CTRL_C.raise_if_pressed()
                 fail(number, exc)
         # Refreshed here once; the sequential pass below reads what this stored.
         warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
@@ -177,6 +179,7 @@ def feed_for(
             except FATAL:
                 raise
             except Exception as exc:
+                CTRL_C.raise_if_pressed()
                 fail(pr.number, exc)
     return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Protocol, TypeVar
 
 from prdigest.errors import PrdigestError
+from prdigest.interrupts import CTRL_C
 
 # Below this many items, starting workers (about half a second each) costs more than it saves.
 MIN_PARALLEL = 50
@@ -222,6 +223,7 @@ def run_pages(
             for _ in range(_PAGES_AHEAD):
                 feed(index)
         while sent or (local is not None and (own or any(pending))) or deal_later():
+            CTRL_C.raise_if_pressed()  # taken somewhere as an error and lost: stop at the next page
             try:
                 if local is not None and (own or any(pending)):
                     index, number, result, failure = outbox.get_nowait()

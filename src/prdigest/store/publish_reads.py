@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, select
 
+from prdigest.interrupts import CTRL_C
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store.facts_store import link_query
 from prdigest.store.file_texts import read_texts
@@ -86,6 +87,7 @@ def _records(connection: Connection, rows: list[tuple[str, str | None]]) -> list
         try:
             refs.append((True, text_refs(texts)))
         except Exception:
+            CTRL_C.raise_if_pressed()
             refs.append((False, None))
     found = read_texts(connection, set().union(*(wanted_digests(ref) for _ok, ref in refs)))
     records: list[PullRequest | None] = []
@@ -93,6 +95,7 @@ def _records(connection: Connection, rows: list[tuple[str, str | None]]) -> list
         try:
             records.append(with_texts(record, ref, found) if readable else None)
         except Exception:
+            CTRL_C.raise_if_pressed()
             records.append(None)
     return records
 
