@@ -21,6 +21,7 @@ from prdigest.analyzers.dependencies.admission import admits_every_later, upper_
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
+from prdigest.analyzers.symbol_names import is_public
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import (
@@ -426,7 +427,9 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                 f"{symbol.path}: removed {symbol.name}()",
             )
         is_test = "test" in symbol.path.lower().rsplit("/", 1)[-1] or "/tests/" in f"/{symbol.path}"
-        if symbol.change == "removed" and not last.startswith("_") and not is_test:
+        # Dunders too are left out: a removed `__init__` is told by its class or its signature.
+        public = is_public(symbol.name, symbol.kind) and not last.startswith("_")
+        if symbol.change == "removed" and public and not is_test:
             found.add(
                 "public-api-change",
                 "public-api-change.removed",

@@ -35,7 +35,8 @@ FACTS_SCHEMA = 2
 # where reviews were fetched. symbols v6 / verdict v11: one default changed alike in several
 # functions of a file is one edit (with its count). tests_ci v11 / verdict v12: one-line imports
 # put in another order change no behaviour. symbols v7: a modified symbol changed only in its
-# docstrings or comments is marked `docs_only`.
+# docstrings or comments is marked `docs_only`. risks v9: a removed closure or a member of a
+# private name is no public API removed.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "4",
@@ -44,7 +45,7 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "symbols": "7",
     "references": "8",
     "discussion": "3",
-    "risks": "8",
+    "risks": "9",
     "verdict": "12",
 }
 

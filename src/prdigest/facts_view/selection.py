@@ -3,9 +3,7 @@ the prose and the structure always talk about the same things."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from prdigest.analyzers.symbol_names import has_private_part
+from prdigest.analyzers.symbol_names import is_private
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 
@@ -37,19 +35,6 @@ def short_name(name: str) -> str:
     separator = "::" if "::" in name else "."
     parts = [p for p in name.split(separator) if p]
     return separator.join(parts[-2:]) if parts else name
-
-
-@lru_cache(maxsize=4096)  # asked for every symbol, by every length's selection and narration
-def is_private(name: str) -> bool:
-    """``_helper`` or a function nested in a function (``outer.inner``): not the PR's surface."""
-    separator = "::" if "::" in name else "."
-    parts = [p for p in name.split(separator) if p]
-    if not parts:
-        return False
-    if has_private_part(name, separator):
-        return True
-    # `outer.inner` where outer is a function (lower case) is a local helper; `Class.method` is not.
-    return separator == "." and len(parts) > 1 and parts[-2][:1].islower()
 
 
 def is_test_symbol(symbol: SymbolChange, test_paths: set[str]) -> bool:

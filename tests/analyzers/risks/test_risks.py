@@ -281,3 +281,29 @@ def test_docs_pr_has_no_risk_and_analyzer_requires_everything() -> None:
     docs = make_case([(FileChange(path="docs/index.md", additions=1, deletions=1), "docs")], title="Fix typo")
     assert _risks(docs).tags == []
     assert set(ANALYZER.requires) == {"files", "tests_ci", "dependencies", "symbols", "references", "discussion"}
+
+
+def test_only_a_removed_name_reachable_from_outside_is_public_api() -> None:
+    # Seen on real histories: closures (`Client.send.send_next`) and members reached only
+    # through a private name (`Client._get_response.get_response`) were told as public API.
+    path = "pkg/client.py"
+    removed = {
+        "Client": "class",
+        "Client.close": "method",
+        "Client.send.send_next": "function",
+        "build.step": "function",
+        "Client._get_response.get_response": "function",
+        "_Pool.release": "method",
+        "Client._prepare": "method",
+    }
+    case = make_case(
+        [(FileChange(path=path, additions=1, deletions=40), "source")],
+        symbols=SymbolsFacts(
+            symbols=[SymbolChange(path=path, name=name, kind=kind, change="removed") for name, kind in removed.items()]  # type: ignore[arg-type]
+        ),
+    )
+    tag = next(t for t in _risks(case).tags if t.tag == "public-api-change")
+    told = {item.params["symbol"] for item in tag.items}
+    assert "Client" in told
+    assert told <= {"Client", "Client.close"}
+    assert len(told) + tag.more == 2  # the others are counted, not told, when there are many

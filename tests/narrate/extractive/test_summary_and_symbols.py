@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prdigest.analyzers.pr_text import split_body
-from prdigest.facts_view.selection import is_private, key_symbols, key_symbols_counted
+from prdigest.analyzers.symbol_names import is_private
+from prdigest.facts_view.selection import key_symbols, key_symbols_counted
 from prdigest.models.facts import Facts, FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import Commit, PullRequest
 from prdigest.narrate.extractive import narrate_extractive

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.symbol_names import is_private
 from prdigest.analyzers.title_rules import is_typo_fix
-from prdigest.facts_view.selection import is_private, key_files, ranked_symbols, short_name
+from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier

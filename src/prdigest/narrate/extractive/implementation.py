@@ -8,8 +8,8 @@ a second one, and a kind with more steps than its share is merged into one last 
 
 from __future__ import annotations
 
+from prdigest.analyzers.symbol_names import is_private
 from prdigest.facts_view.gaps import files_known
-from prdigest.facts_view.selection import is_private
 from prdigest.models.facts import CodeEdit, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.models.pullrequest import PullRequest

@@ -6,7 +6,8 @@ from __future__ import annotations
 import posixpath
 from collections import OrderedDict
 
-from prdigest.facts_view.selection import is_private, short_name
+from prdigest.analyzers.symbol_names import is_private
+from prdigest.facts_view.selection import short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.step_parts import (

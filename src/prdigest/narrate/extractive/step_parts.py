@@ -7,7 +7,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from prdigest.facts_view.selection import GENERIC_NAMES, is_private, short_name
+from prdigest.analyzers.symbol_names import is_private
+from prdigest.facts_view.selection import GENERIC_NAMES, short_name
 from prdigest.models.facts import FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
 from prdigest.narrate.extractive.text import covered_by, is_generated_subject, sentences, shorten

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prdigest.facts_view.selection import is_private, short_name
+from prdigest.analyzers.symbol_names import is_private
+from prdigest.facts_view.selection import short_name
 from prdigest.models.facts import Facts
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.words import Phrases
