@@ -31,41 +31,13 @@ import tempfile
 import time
 from pathlib import Path
 
+# The fault tests' reading of the process table (their workers are these workers).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.faults.processes import alive, workers
+
 PRDIGEST = [sys.executable, "-m", "prdigest"]
 REPO = "example-org/synthetic"
 INTERRUPTED = 130
-
-
-def children(pid: int) -> set[int]:
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry))
-    return found
-
-
-def workers(pid: int) -> set[int]:
-    """The children that are multiprocessing workers (not its resource tracker)."""
-    found = set()
-    for child in children(pid):
-        try:
-            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                found.add(child)
-        except OSError:
-            continue
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def prepare(workdir: Path, command: str) -> Path:
