@@ -187,3 +187,12 @@ def test_only_tools_changed_reaches_no_user() -> None:
     impact = narrate_extractive(_pr("Body."), _facts(files=[tool]), [], "en", "full").impact
     assert impact.users == "No direct effect on users."
     assert "benchmark" in impact.team.lower()
+
+
+def test_a_sentence_the_body_repeats_is_quoted_once() -> None:
+    # A squash of two commits with one message repeats its paragraph in the body.
+    said = "Use a lock per key so two writers of one widget no longer race, instead of one lock for the whole cache."
+    body = f"* Lock per key\n\n{said}\n\n* Lock per key\n\n{said.replace(' so ', '  so ')}\n\n* nice\n"
+    text = narrate_extractive(_pr(body), _facts(), [], "en", "full").motivation
+    assert text.count("no longer race") == 1, text
+    assert key_sentences([said, said.replace(" so ", "  so ")], 5) == [said]

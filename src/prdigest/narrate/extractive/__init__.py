@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 #      messages ("Update a.py", "Apply suggestions from code review", merges) never quoted
 # v16 also: a title's "add"/"remove" said of files only when the files were added/removed; file
 #      categories in the reader's language, Chinese words of a label list joined without spaces
-EXTRACTIVE_VERSION = "extractive-v16"
+# v17: a sentence a body repeats (squashed commits with one message) is quoted once
+EXTRACTIVE_VERSION = "extractive-v17"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

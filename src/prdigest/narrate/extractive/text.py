@@ -182,7 +182,14 @@ def score_sentence(sentence: str) -> float:
 
 def key_sentences(paragraphs: list[str], count: int, limit: int = 280) -> list[str]:
     """The `count` most telling sentences, in their original order, each at most `limit` chars."""
-    candidates = [s for s in with_continuations(sentences(paragraphs)) if has_words(s)]
+    seen: set[str] = set()
+    candidates: list[str] = []
+    for sentence in with_continuations(sentences(paragraphs)):
+        # A body made of squashed commit messages may say the same thing twice: quoted once.
+        key = " ".join(sentence.split()).casefold()
+        if has_words(sentence) and key not in seen:
+            seen.add(key)
+            candidates.append(sentence)
     if not candidates or count <= 0:
         return []
     # The opening sentence usually states the change; keep it competitive.
