@@ -3,7 +3,8 @@
 What counts as one PR's failure: anything raised while loading, analyzing, narrating or
 building that PR (a stored record that no longer validates, an analyzer or narrator bug).
 What does not: the database failing (`StoreError`, a driver error): every other PR would
-fail the same way, so the command stops with that one error.
+fail the same way, so the command stops with that one error; nor a Ctrl-C that a library
+handed back as its own error (`prdigest.interrupts`): the command stops as interrupted.
 """
 
 from __future__ import annotations
@@ -13,11 +14,20 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from prdigest.errors import PrdigestError, StoreError
+from prdigest.interrupts import CTRL_C
 from prdigest.store.failures import DATABASE_ERRORS
 
 # Raised through, never turned into an item.
 FATAL: tuple[type[BaseException], ...] = (StoreError, *DATABASE_ERRORS)
 _MAX_REASON = 300
+
+
+def raise_unless_item_failure(exc: Exception) -> None:
+    """Raise again what is no one PR's failure (see the module's docstring): ``exc`` itself
+    when the database failed, KeyboardInterrupt when Ctrl-C came (``exc`` may be it, wrapped)."""
+    CTRL_C.raise_if_pressed()
+    if isinstance(exc, FATAL):
+        raise exc
 
 
 @dataclass(frozen=True)

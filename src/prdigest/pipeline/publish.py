@@ -15,12 +15,11 @@ from datetime import datetime
 from pathlib import Path
 
 from prdigest.config import LLMConfig
-from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
 from prdigest.models.narrative import RelatedNote
 from prdigest.models.pullrequest import PullRequest
-from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
+from prdigest.pipeline.item_failures import ItemFailure, failure_reason, raise_unless_item_failure
 from prdigest.pipeline.publish_pages import LENGTHS, PRPages, make_page, pages_or_why
 from prdigest.pipeline.publish_stamps import (
     PageEntry,
@@ -141,10 +140,8 @@ def publish_site(
             for number in numbers:
                 try:
                     reused = _reuse(store, repository, number, inputs, previous, out, languages, code)
-                except FATAL:
-                    raise
                 except Exception as exc:
-                    CTRL_C.raise_if_pressed()
+                    raise_unless_item_failure(exc)
                     done(number, failure_reason(exc))
                     continue
                 if isinstance(reused, PageEntry):
@@ -230,10 +227,8 @@ def _narrate_page(
         try:
             pr = store.get_pr(repository, number)
             known[number] = (pr, current_facts(store, pr))
-        except FATAL:
-            raise
-        except Exception:
-            CTRL_C.raise_if_pressed()
+        except Exception as exc:
+            raise_unless_item_failure(exc)
             continue  # reported when the PR is rendered
     warm_narratives(store, list(known.values()), languages, list(LENGTHS), llm, refresh=refresh)
     return known

@@ -7,14 +7,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prdigest.config import LLMConfig
-from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import FeedItem
 from prdigest.models.ledger import LedgerEntry
 from prdigest.models.narrative import Length, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.analyze import facts_cache_key
-from prdigest.pipeline.item_failures import FATAL, failure_reason
+from prdigest.pipeline.item_failures import failure_reason, raise_unless_item_failure
 from prdigest.pipeline.ledger import ledger_links, pr_ledger_entries, prs_ledger_entries
 from prdigest.pipeline.narrate import PreparedPR, prepare, save_all_pending, save_pending
 from prdigest.pipeline.narrative_key import input_digests
@@ -112,10 +111,8 @@ def _read_page(
     and facts, and the ledger of their packages (read once for the page)."""
     try:
         stored = read_page(store, repository, numbers)
-    except FATAL:
-        raise
-    except Exception:
-        CTRL_C.raise_if_pressed()
+    except Exception as exc:
+        raise_unless_item_failure(exc)
         return {}, {}  # each PR is read alone, and says why it cannot be
     loaded: dict[int, tuple[PullRequest, Facts]] = {}
     for number, one in stored.items():
@@ -123,8 +120,8 @@ def _read_page(
             continue  # `make_pr_pages` reads it as the per-PR reads do
         try:
             facts = _stored_facts(one)
-        except Exception:
-            CTRL_C.raise_if_pressed()
+        except Exception as exc:
+            raise_unless_item_failure(exc)
             continue  # the PR's own pages say why
         if facts is not None:
             loaded[number] = (one.record, facts)
@@ -139,18 +136,14 @@ def _save_page(store: Store, saves: list[tuple[int, PreparedPR]]) -> dict[int, s
     try:
         save_all_pending(store, [prepared for _number, prepared in saves])
         return {}
-    except FATAL:
-        raise
-    except Exception:
-        CTRL_C.raise_if_pressed()
+    except Exception as exc:
+        raise_unless_item_failure(exc)
         failed: dict[int, str] = {}
         for number, prepared in saves:
             try:
                 save_pending(store, prepared)
-            except FATAL:
-                raise
             except Exception as exc:
-                CTRL_C.raise_if_pressed()
+                raise_unless_item_failure(exc)
                 failed[number] = failure_reason(exc)
         return failed
 
@@ -205,10 +198,8 @@ def pages_or_why(
             page_saves=page_saves,
             entries=entries,
         )
-    except FATAL:
-        raise
     except Exception as exc:
-        CTRL_C.raise_if_pressed()
+        raise_unless_item_failure(exc)
         return failure_reason(exc)
 
 

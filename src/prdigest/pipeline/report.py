@@ -6,14 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from prdigest.config import LLMConfig
-from prdigest.interrupts import CTRL_C
 from prdigest.models.facts import Facts
 from prdigest.models.feed import Feed, FeedItem
 from prdigest.models.narrative import Length, Narrative, RelatedNote
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import Report
 from prdigest.pipeline.analyze import ensure_facts
-from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason
+from prdigest.pipeline.item_failures import FATAL, ItemFailure, failure_reason, raise_unless_item_failure
 from prdigest.pipeline.ledger import ledger_links
 from prdigest.pipeline.narrate import PreparedPR, narrate
 from prdigest.pipeline.related import related_from_store
@@ -166,20 +165,16 @@ def feed_for(
             try:
                 pr = store.get_pr(repository, number)
                 known.append((pr, current_facts(store, pr)))
-            except FATAL:
-                raise
             except Exception as exc:
-                CTRL_C.raise_if_pressed()
+                raise_unless_item_failure(exc)
                 fail(number, exc)
         # Refreshed here once; the sequential pass below reads what this stored.
         warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
         for pr, facts in known:
             try:
                 items.append(feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang))
-            except FATAL:
-                raise
             except Exception as exc:
-                CTRL_C.raise_if_pressed()
+                raise_unless_item_failure(exc)
                 fail(pr.number, exc)
     return assemble_feed(repository, items, lang, since=since, until=until, limit=limit)
 
