@@ -115,11 +115,25 @@ def git_log_anchor(repo: Path) -> Stage:
     return run_stage("git log -p", command)
 
 
+def _ancestors() -> set[int]:
+    """This process and those that started it (a shell or ``timeout`` naming the workdir too)."""
+    pids, pid = set(), os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            break
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return pids
+
+
 def _left_behind(marker: str) -> list[str]:
-    """Processes whose command line still names this run's work directory."""
+    """Processes, other than the ones that launched this run, whose command line still names its work directory."""
     found = []
+    launchers = _ancestors()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit() or int(entry.name) in launchers:
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
