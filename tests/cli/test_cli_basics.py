@@ -102,3 +102,50 @@ def test_database_path_from_environment(tmp_path: Path) -> None:
     assert not db.exists()
     Store.open(f"sqlite:///{db}").close()
     assert run("list", env={"PRDIGEST_DB": str(db)}).returncode == 0
+
+
+PLUGIN = """
+import os
+from pathlib import Path
+
+Path(os.environ["PLUGIN_MARKER"]).write_text("loaded")
+
+
+def new_schema_validator(*args, **kwargs):
+    return None, None, None
+"""
+
+
+def test_pydantic_plugins_are_not_looked_for_unless_asked(tmp_path: Path) -> None:
+    """Looking for plugins reads every installed distribution's entry points at the first
+    model built; prdigest has none, so a command skips that, and an explicit setting wins."""
+    site = tmp_path / "site"
+    (site / "probe_plugin").mkdir(parents=True)
+    (site / "probe_plugin" / "__init__.py").write_text(PLUGIN)
+    info = site / "probe_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: probe-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pydantic]\nprobe = probe_plugin\n")
+    db = tmp_path / "p.db"
+    with Store.open(f"sqlite:///{db}") as store:
+        store.upsert_prs([PullRequest(repository="org/proj", number=1, title="one")])
+    marker = tmp_path / "marker"
+    base = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    base.update(PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), PLUGIN_MARKER=str(marker))
+
+    def show(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "prdigest", "show", "org/proj#1", "--json", "--db", str(db)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=120,
+        )
+
+    skipped = show(base)
+    assert skipped.returncode == 0, skipped.stderr
+    assert not marker.exists()
+    asked = show({**base, "PYDANTIC_DISABLE_PLUGINS": ""})
+    assert asked.returncode == 0, asked.stderr
+    assert marker.read_text() == "loaded"
