@@ -36,7 +36,9 @@ FACTS_SCHEMA = 2
 # functions of a file is one edit (with its count). tests_ci v11 / verdict v12: one-line imports
 # put in another order change no behaviour. symbols v7: a modified symbol changed only in its
 # docstrings or comments is marked `docs_only`. risks v9: a removed closure or a member of a
-# private name is no public API removed.
+# private name is no public API removed. risks v10 / verdict v13: a name is public by its
+# language's rule (Go: an upper-case initial), and none is where a keyword decides (pub, export);
+# verdict v13 also: a revert among a merge's many commits is not sized by the merge's diff.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "4",
@@ -45,8 +47,8 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "symbols": "7",
     "references": "8",
     "discussion": "3",
-    "risks": "9",
-    "verdict": "12",
+    "risks": "10",
+    "verdict": "13",
 }
 
 

@@ -58,7 +58,7 @@ def ranked_symbols(facts: Facts) -> list[SymbolChange]:
         index, symbol = item
         return (
             1 if is_test_symbol(symbol, test_paths) else 0,
-            1 if is_private(symbol.name) or symbol.name in GENERIC_NAMES else 0,
+            1 if is_private(symbol.name, symbol.language) or symbol.name in GENERIC_NAMES else 0,
             0 if symbol.path in key_paths else 1,
             _CHANGE_RANK.get(symbol.change, 1),
             index,
@@ -82,7 +82,7 @@ def key_symbols_counted(facts: Facts, length: Length) -> tuple[list[SymbolChange
 
 def _key_of(facts: Facts, length: Length, ranked: list[SymbolChange]) -> list[SymbolChange]:
     test_paths = {f.path for f in facts.files.files if f.category == "test"} | set(facts.tests_ci.test_files)
-    public = [s for s in ranked if not is_private(s.name) and not is_test_symbol(s, test_paths)]
+    public = [s for s in ranked if not is_private(s.name, s.language) and not is_test_symbol(s, test_paths)]
     chosen = public if len(public) >= MIN_PUBLIC else ranked
     return chosen[: MAX_SYMBOLS[length]]
 
@@ -106,7 +106,7 @@ def _ranked_in_file(facts: Facts, path: str) -> list[SymbolChange]:
         index, symbol = item
         return (
             1 if is_test_symbol(symbol, test_paths) else 0,
-            1 if is_private(symbol.name) or symbol.name in GENERIC_NAMES else 0,
+            1 if is_private(symbol.name, symbol.language) or symbol.name in GENERIC_NAMES else 0,
             _CHANGE_RANK.get(symbol.change, 1),
             index,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history, reason_codes, stored_facts
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.planner import plan_source
 
 from prdigest.models.facts import Facts
 from prdigest.store import Store
@@ -17,20 +18,11 @@ PATH = "src/planner/plan.py"
 OWN_REVERT, BASE_REVERT, FEATURE = 1, 3, 2
 
 
-def _plan(steps: int, fallback: bool = False) -> str:
-    lines = ["def plan(tasks, budget):", "    chosen = []"]
-    lines += [f"    chosen.append(tasks[{i}] if len(tasks) > {i} else None)" for i in range(steps)]
-    if fallback:
-        lines += ["    if not chosen:", "        chosen = tasks[:1]"]
-    lines += ["    return [t for t in chosen if t is not None and t.cost <= budget]", ""]
-    return "\n".join(lines)
-
-
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     root = tmp_path_factory.mktemp("planner")
     repo = GitRepoBuilder(root / "repo")
-    repo.commit({"README.md": "# planner\n", PATH: _plan(2)}, "Initial")
+    repo.commit({"README.md": "# planner\n", PATH: plan_source(2)}, "Initial")
     # The branch tried a change, took it back (git's revert message), then did it another way.
     body = (
         "* Plan more steps\n\n"
@@ -39,12 +31,12 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         "This reverts commit 0123456789abcdef0123456789abcdef01234567.\n\n"
         "* Plan a fallback when nothing fits\n"
     )
-    repo.squash_pr(OWN_REVERT, "Plan more steps with a fallback", {PATH: _plan(60, fallback=True)}, body=body)
-    feature = repo.squash_pr(FEATURE, "Drop the fallback plan", {PATH: _plan(60)})
+    repo.squash_pr(OWN_REVERT, "Plan more steps with a fallback", {PATH: plan_source(60, fallback=True)}, body=body)
+    feature = repo.squash_pr(FEATURE, "Drop the fallback plan", {PATH: plan_source(60)})
     repo.squash_pr(
         BASE_REVERT,
         "Bring the fallback plan back",
-        {PATH: _plan(60, fallback=True)},
+        {PATH: plan_source(60, fallback=True)},
         body=f'* Revert "Drop the fallback plan"\n\nThis reverts commit {feature}.\n',
     )
     return analyzed_history(repo, REPO, root / "planner.db")

@@ -176,7 +176,7 @@ def test_removed_check_helper_and_raise_hint_is_error_regression() -> None:
         [(FileChange(path=path, additions=2, deletions=9, patch=HUMMING_PATCH), "source")],
         symbols=SymbolsFacts(
             symbols=[
-                SymbolChange(path=path, name="assert_humming_available", change="removed"),
+                SymbolChange(path=path, name="assert_humming_available", change="removed", language="python"),
                 SymbolChange(path=path, name="HummingConfig.__init__", kind="method", change="modified"),
             ]
         ),
@@ -299,7 +299,10 @@ def test_only_a_removed_name_reachable_from_outside_is_public_api() -> None:
     case = make_case(
         [(FileChange(path=path, additions=1, deletions=40), "source")],
         symbols=SymbolsFacts(
-            symbols=[SymbolChange(path=path, name=name, kind=kind, change="removed") for name, kind in removed.items()]  # type: ignore[arg-type]
+            symbols=[
+                SymbolChange(path=path, name=name, kind=kind, change="removed", language="python")
+                for name, kind in removed.items()
+            ]  # type: ignore[arg-type]
         ),
     )
     tag = next(t for t in _risks(case).tags if t.tag == "public-api-change")

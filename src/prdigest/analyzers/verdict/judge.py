@@ -41,6 +41,7 @@ from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.risks import version_part
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
@@ -110,6 +111,7 @@ REASON_TEMPLATES = frozenset(
         "lineage.reverts-large",
         "lineage.reverts-with-cause",
         "lineage.reverts",
+        "lineage.reverts-in-commits",
         "design-trap.threads",
         "design-trap.error-check",
         "design-trap.duplicated",
@@ -297,6 +299,16 @@ def _lineage(pr: PullRequest, tests: TestsCIFacts, refs: ReferencesFacts, substa
     if not reverted and not refs.reverted_commits:
         return
     targets = list(dict.fromkeys(_ref(pr, r) for r in reverted)) or [sha[:12] for sha in refs.reverted_commits[:2]]
+    if not is_the_revert(pr, reverted):
+        # A release or branch merge with a revert among its commits: its diff is all of them,
+        # so how much the revert pulls back is not known, and no cause is the PR's own.
+        add(
+            "lineage",
+            f"one of its {len(pr.commits)} commits reverts {', '.join(targets)}",
+            0.0,
+            _ev("lineage.reverts-in-commits", refs=targets, count=str(len(pr.commits))),
+        )
+        return
     lines = substance.behaviour_lines
     if lines >= REVERT_LARGE_LINES:
         # A revert's diff is what it undoes: the size of the work pulled back.

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
+from prdigest.analyzers.symbol_names import is_public
 from prdigest.models.facts import FileFact, FilesFacts, SymbolsFacts
 from prdigest.models.pullrequest import PullRequest
 
@@ -23,8 +24,9 @@ class Substance:
     behaviour_lines: int = 0  # changed core-logic lines that are code, not comments or docstrings
     core_files: tuple[str, ...] = ()  # core-logic files with behaviour lines, most changed first
     new_modules: tuple[str, ...] = ()  # added core-logic files of real size, not moved code
-    # names added in core files that a caller can reach (no part private, not nested in a
-    # function), not moved ones
+    # names added in core files that a caller can reach by the language's own rule
+    # (`symbol_names.is_public`; none where names do not tell), not nested in a function,
+    # not moved ones
     public_added: tuple[str, ...] = ()
     moved: int = 0  # definitions removed in one place and added under the same name in another
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
@@ -66,7 +68,8 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             for s in symbols.symbols
             if s.change == "added"
             and s.path in core
-            and not any(part.startswith("_") for part in s.name.split("."))
+            and is_public(s.name, s.kind, s.language)
+            and not any(part.startswith("_") for part in s.name.split("."))  # nor a dunder: told by its class
             and (s.path, s.name) not in local
             and s.name.rsplit(".", 1)[-1] not in moved_names
         )

@@ -30,7 +30,9 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v16 also: a title's "add"/"remove" said of files only when the files were added/removed; file
 #      categories in the reader's language, Chinese words of a label list joined without spaces
 # v17: a sentence a body repeats (squashed commits with one message) is quoted once
-EXTRACTIVE_VERSION = "extractive-v17"
+# v18: Go names ranked and told as public only when exported (an upper-case initial); a merge
+#      of many commits, one of which reverts, is not "Reverts #N" in one line
+EXTRACTIVE_VERSION = "extractive-v18"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

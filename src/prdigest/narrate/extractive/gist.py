@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import is_private
 from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
@@ -166,10 +167,12 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
 
 
 def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
-    for ref in facts.references.references:
-        if ref.relation == "reverts":
-            same = ref.repository.lower() == pr.repository.lower()
-            return ph.say("gist", "revert", ref=f"#{ref.number}" if same else f"{ref.repository}#{ref.number}")
+    reverted = [ref for ref in facts.references.references if ref.relation == "reverts"]
+    # A merge of many commits, one of which reverts: its gist is the rest of the change.
+    if reverted and is_the_revert(pr, reverted):
+        ref = reverted[0]
+        same = ref.repository.lower() == pr.repository.lower()
+        return ph.say("gist", "revert", ref=f"#{ref.number}" if same else f"{ref.repository}#{ref.number}")
     match = _REVERTED_TITLE.match(pr.title)
     if match:
         return ph.say("gist", "revert_title", title=ph.quote(match.group("title")))
@@ -290,7 +293,7 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     kind = action(clean_title(pr.title))
     central = sources[0] if sources else None
     symbols = [s for s in ranked_symbols(facts) if central is not None and s.path == central.path]
-    public = [s for s in symbols if not is_private(s.name)] or symbols
+    public = [s for s in symbols if not is_private(s.name, s.language)] or symbols
     if kind in _ACTION_CHANGE:
         borne_out = [s for s in public if s.change == _ACTION_CHANGE[kind]]
         if borne_out or public:

@@ -223,7 +223,7 @@ def _verification_step(
             )
         )
         # Helpers nested in a test say nothing about what is tested.
-        changed = [s for f in test_files for s in symbols_by_path.get(f.path, []) if not is_private(s.name)]
+        changed = [s for f in test_files for s in symbols_by_path.get(f.path, []) if not is_private(s.name, s.language)]
         if changed:
             parts.append(ph.say("steps", "verify_symbols", changes=symbol_changes(changed, ph, 3)))
     elif not files_known(facts):

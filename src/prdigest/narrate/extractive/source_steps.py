@@ -159,7 +159,7 @@ def _modules(
 def _short_files(files: list[FileFact], found: list[SymbolChange], ph: Phrases) -> str:
     """A module in a few words for a merged step: two files and its first public symbols."""
     paths = join_more([ph.code(f.path) for f in files[:2]], len(files) - 2, ph)
-    public = [s for s in ranked(found) if not is_private(s.name)]
+    public = [s for s in ranked(found) if not is_private(s.name, s.language)]
     if not public:
         return paths
     return ph.say("steps", "files_symbols", files=paths, names=names(public, 2, ph))

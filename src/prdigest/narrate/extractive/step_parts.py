@@ -120,7 +120,9 @@ def ranked(symbols: list[SymbolChange]) -> list[SymbolChange]:
         if symbol.name not in seen:
             seen.add(symbol.name)
             unique.append(symbol)
-    return sorted(unique, key=lambda s: (is_private(s.name) or s.name in GENERIC_NAMES, order.get(s.change, 1)))
+    return sorted(
+        unique, key=lambda s: (is_private(s.name, s.language) or s.name in GENERIC_NAMES, order.get(s.change, 1))
+    )
 
 
 def names(symbols: list[SymbolChange], limit: int, ph: Phrases) -> str:

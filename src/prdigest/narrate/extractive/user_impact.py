@@ -40,7 +40,7 @@ def source_reach(facts: Facts) -> SourceReach:
     user_paths = {f.path for f in facts.files.files if f.category == "source" and f.module not in DEVELOPER_MODULES}
     for symbol in facts.symbols.symbols:
         # Hunk-header names are guesses; only parsed symbols are named to the reader.
-        if symbol.path not in user_paths or symbol.method != "tree-sitter" or is_private(symbol.name):
+        if symbol.path not in user_paths or symbol.method != "tree-sitter" or is_private(symbol.name, symbol.language):
             continue
         if symbol.name.startswith("__"):  # a module's `__getattr__`, not an API a user calls
             continue
