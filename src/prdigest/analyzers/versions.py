@@ -39,11 +39,13 @@ FACTS_SCHEMA = 2
 # private name is no public API removed. risks v10 / verdict v13: a name is public by its
 # language's rule (Go: an upper-case initial), and none is where a keyword decides (pub, export);
 # verdict v13 also: a revert among a merge's many commits is not sized by the merge's diff.
+# files v5 / dependencies v6: other ecosystems' manifests (go.mod, package.json, Cargo.toml, ...)
+# are dependency config, and a change to one is recorded as unread (finding "unread-format").
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
-    "files": "4",
+    "files": "5",
     "tests_ci": "11",
-    "dependencies": "5",
+    "dependencies": "6",
     "symbols": "7",
     "references": "8",
     "discussion": "3",

@@ -205,7 +205,9 @@ class DependencyChange(_Fact):
 
 
 class DependencyFinding(_Fact):
-    kind: Literal["variant-conflict", "duplicated-rewrite", "unparsable"]
+    # unread-format: a manifest of another ecosystem (go.mod, package.json, ...) changed; its
+    # declarations are not read, so nothing is said of what it changes
+    kind: Literal["variant-conflict", "duplicated-rewrite", "unparsable", "unread-format"]
     detail: str
     paths: list[str] = Field(default_factory=new_list)
     packages: list[str] = Field(default_factory=new_list)

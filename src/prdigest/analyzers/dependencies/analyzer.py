@@ -21,7 +21,7 @@ from prdigest.analyzers.dependencies.moves import mark_moves
 from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
 from prdigest.analyzers.dependencies.requirement_lines import strip_comment
 from prdigest.analyzers.dependencies.scopes import dynamic_file_scopes, installs_own_checkout, scope_of
-from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations, declarations
+from prdigest.analyzers.dependencies.sources import Entry, FileDeclarations, declarations, unread_manifest
 from prdigest.analyzers.dependencies.variants import variant_of
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
@@ -147,6 +147,18 @@ def _unparsable(declared: FileDeclarations) -> list[DependencyFinding]:
     ]
 
 
+def _unread(pr: PullRequest) -> list[DependencyFinding]:
+    return [
+        DependencyFinding(
+            kind="unread-format",
+            detail=f"{change.path}: a dependency manifest in a format this analyzer does not read",
+            paths=[change.path],
+        )
+        for change in pr.files
+        if unread_manifest(change.path)
+    ]
+
+
 def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesFacts:
     known: dict[str, list[str]] = {
         str(canonicalize_name(name)): versions for name, versions in ctx.known_versions.items()
@@ -168,6 +180,7 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
                 seen.add(key)
                 changes.append(change)
         findings.extend(_unparsable(declared))
+    findings.extend(_unread(pr))
     findings.extend(variant_conflicts(all_declarations))
     findings.extend(duplicated_rewrites(pr))
     findings.extend(duplicated_pins(changes))

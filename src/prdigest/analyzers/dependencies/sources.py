@@ -78,6 +78,32 @@ class FileDeclarations:
 _REQUIREMENTS_NAME = re.compile(r"(?:^|[-_.])requirements(?:[-_.]|$)")
 
 
+# Dependency manifests of other ecosystems: what they declare is not read (see
+# `unread_manifest`), and a report says so instead of "no effect on users".
+_UNREAD_MANIFESTS = frozenset(
+    {
+        "go.mod",
+        "package.json",
+        "cargo.toml",
+        "gemfile",
+        "composer.json",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "package.swift",
+        "pubspec.yaml",
+        "mix.exs",
+    }
+)
+
+
+def unread_manifest(path: str) -> bool:
+    """A dependency manifest whose format this analyzer does not read (``go.mod``,
+    ``package.json``, ``Cargo.toml``, ``*.gemspec`` ...)."""
+    name = PurePosixPath(path).name.lower()
+    return name in _UNREAD_MANIFESTS or name.endswith(".gemspec")
+
+
 def source_kind_of(path: str) -> SourceKind | None:
     """The kind of dependency source a path is, or None when it declares none."""
     pure = PurePosixPath(path)

@@ -150,6 +150,9 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     if packages:
         shown = [ph.code(p) for p in packages[:MAX_MODULES]]
         users.append(ph.say("impact", "users_dependencies", changes=_more(shown, len(packages), ph)))
+    unread = [ph.code(p) for f in facts.dependencies.findings if f.kind == "unread-format" for p in f.paths]
+    if unread:  # what it declares was not read: no "no effect on users" rests on it
+        users.append(ph.say("impact", "users_unread_dependencies", files=_more(unread[:MAX_MODULES], len(unread), ph)))
     known = files_known(facts)
     if not known:
         users.append(ph.say("impact", "users_unknown"))

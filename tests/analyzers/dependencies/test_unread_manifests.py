@@ -1,0 +1,58 @@
+"""Manifests of other ecosystems (go.mod, package.json, Cargo.toml, ...) are dependency config
+whose declarations prdigest does not read: a change to one is recorded as unread, and the
+report says so instead of "No direct effect on users", which would rest on nothing read. Seen
+on a Go history: a bot's go.mod bump was classed "other, core logic" and told as reaching no
+user. On a real git history, through sync and analysis."""
+
+from __future__ import annotations
+
+import pytest
+from tests.helpers.analyzed import analyzed_history, stored_facts
+from tests.helpers.gitrepo import GitRepoBuilder
+
+from prdigest.pipeline.report import report_for
+from prdigest.render.formats import report_format
+from prdigest.store import Store
+from prdigest.words import CATALOG
+
+REPO = "example-org/webkit"
+GO_BUMP, NPM_BUMP, README = 1, 2, 3
+GO_MOD = "module example.org/webkit\n\ngo 1.21\n\nrequire (\n\tgithub.com/example/validator/v10 {version}\n)\n"
+PACKAGE = '{{\n  "name": "site",\n  "dependencies": {{\n    "left-pad": "{version}"\n  }}\n}}\n'
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    root = tmp_path_factory.mktemp("webkit")
+    repo = GitRepoBuilder(root / "repo")
+    files = {
+        "README.md": "# webkit\n",
+        "go.mod": GO_MOD.format(version="v10.26.0"),
+        "site/package.json": PACKAGE.format(version="^1.2.0"),
+    }
+    repo.commit(files, "Initial")
+    repo.squash_pr(GO_BUMP, "Bump validator from 10.26.0 to 10.27.0", {"go.mod": GO_MOD.format(version="v10.27.0")})
+    repo.squash_pr(NPM_BUMP, "Bump left-pad", {"site/package.json": PACKAGE.format(version="^1.3.0")})
+    repo.squash_pr(README, "Describe the site", {"README.md": "# webkit\n\nA small web kit.\n"})
+    return analyzed_history(repo, REPO, root / "webkit.db")
+
+
+@pytest.mark.parametrize(("number", "path"), [(GO_BUMP, "go.mod"), (NPM_BUMP, "site/package.json")])
+def test_a_manifest_not_read_is_said_to_be_unread(store: Store, number: int, path: str) -> None:
+    facts = stored_facts(store, REPO, number)
+    (file,) = facts.files.files
+    assert (file.category, file.type, file.module) == ("config", "configuration", "dependency config")
+    assert [(f.kind, f.paths) for f in facts.dependencies.findings] == [("unread-format", [path])]
+    assert facts.dependencies.changes == []  # nothing is claimed of what it declares
+    for lang in ("en", "zh"):
+        report = report_format("md").render(report_for(store, REPO, number, CATALOG.lang(lang), "full", None))
+        assert ("in a format prdigest does not read" if lang == "en" else "不解析这种格式") in report
+        assert "No direct effect on users" not in report
+        assert "对用户无直接影响" not in report
+
+
+def test_other_changes_still_say_they_reach_no_user(store: Store) -> None:
+    facts = stored_facts(store, REPO, README)
+    assert facts.dependencies.findings == []
+    report = report_format("md").render(report_for(store, REPO, README, CATALOG.lang("en"), "full", None))
+    assert "No direct effect on users" in report
