@@ -41,6 +41,8 @@ FACTS_SCHEMA = 2
 # verdict v13 also: a revert among a merge's many commits is not sized by the merge's diff.
 # files v5 / dependencies v6: other ecosystems' manifests (go.mod, package.json, Cargo.toml, ...)
 # are dependency config, and a change to one is recorded as unread (finding "unread-format").
+# verdict v13 also: a title that names a bug class without claiming a fix is not told as a fix
+# ("fix.named"), and a test/docs/ci/style-typed title's class words weigh nothing.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",

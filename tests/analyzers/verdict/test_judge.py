@@ -91,6 +91,26 @@ def test_a_lock_added_by_a_fix_is_a_concurrency_fix_whatever_the_title() -> None
     assert fix.items[0].params["fix_kind"] == "concurrency"
 
 
+def test_a_title_that_only_names_a_bug_class_is_not_told_as_a_fix() -> None:
+    # Seen on a JavaScript history: "Remove unnecessary XSS check introduced by #2451" read
+    # "It fixes a security vulnerability". Still worth reading, but no fix is claimed.
+    lines = ["-    if (isXss(url)) {", "-      throw new Error('XSS');", "-    }", "+    validate(url);"]
+    facts = _facts("Remove unnecessary XSS check", [_changed("lib/helpers/url.js", lines)])
+    fix = next(r for r in facts.verdict.reasons if r.code == "fix")
+    assert [item.template for item in fix.items] == ["fix.named"]
+    assert fix.items[0].params["fix_kind"] == "security"
+    claimed = _facts("Fix XSS in the url check", [_changed("lib/helpers/url.js", lines)])
+    assert next(i.template for r in claimed.verdict.reasons if r.code == "fix" for i in r.items) == "fix.high"
+
+
+def test_a_test_typed_title_s_bug_class_is_the_tests() -> None:
+    # "test(gin): resolve race conditions in integration tests" read "It fixes a concurrency bug".
+    lines = ["+func waitForServer(t *testing.T) {", "+\tfor !ready() {", "+\t\ttime.Sleep(ms)", "+\t}", "+}"]
+    files = [_changed("test_helpers.go", lines)]
+    assert "fix" not in _codes(_facts("test(server): resolve race conditions in integration tests", files))
+    assert "fix" in _codes(_facts("server: resolve race conditions in integration tests", files))
+
+
 def test_words_in_the_body_earn_nothing_without_the_substance() -> None:
     body = "We traced the root cause with bisect and a profiler; this optimizes the hot path (3x faster)."
     facts = _facts("Tweak a default", [_changed("src/lib/conf.py", ["-LIMIT = 10", "+LIMIT = 12"])], body=body)

@@ -58,6 +58,10 @@ MEDIUM: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
 }
+# A Conventional Commits type declaring that the change is to the tests, docs, CI or formatting:
+# a bug class its title names ("test: resolve race conditions in integration tests") is theirs,
+# not one fixed in the code users run.
+_NOT_THE_PRODUCT = re.compile(r"^\W*(?:tests?|docs?|ci|style)(?:\([^)]{0,40}\))?!?:", re.IGNORECASE)
 # What a concurrency fix adds to the code: a lock, a mutex, an atomic.
 _LOCK_ADDED = re.compile(
     r"\b(?:threading\.(?:R?Lock|Condition|Semaphore)|asyncio\.Lock|std::(?:mutex|lock_guard|unique_lock|atomic)|"
@@ -70,6 +74,9 @@ class FixSeverity:
     kind: str  # a code of HIGH or MEDIUM
     level: str  # "high" | "medium"
     quote: str  # the words that say it (title or sentence), or the code line that shows it
+    # The PR says it fixes something (`is_fix`); else its title only names the class
+    # ("Remove unnecessary XSS check"), which is worth reading but is no fix claimed.
+    claimed: bool = True
 
 
 def is_fix(pr: PullRequest, refs: ReferencesFacts) -> bool:
@@ -79,14 +86,17 @@ def is_fix(pr: PullRequest, refs: ReferencesFacts) -> bool:
 
 
 def fix_severity(pr: PullRequest, refs: ReferencesFacts, author_text: str) -> FixSeverity | None:
-    """The most severe class this PR fixes, with the words or code that show it."""
+    """The most severe class this PR fixes (or, without a fix claimed, its title names), with
+    the words or code that show it."""
+    if _NOT_THE_PRODUCT.search(pr.title):
+        return None
     fix = is_fix(pr, refs)
     sources = [pr.title] + ([s for s in _sentences(author_text)] if fix else [])
     for level, table in (("high", HIGH), ("medium", MEDIUM)):
         for text in sources:
             for kind, pattern in table.items():
                 if pattern.search(text) and _not_negated(text, pattern):
-                    return FixSeverity(kind, level, _clip(text))
+                    return FixSeverity(kind, level, _clip(text), claimed=fix)
         if level == "high" and fix:
             lock = _lock_added(pr)
             if lock:

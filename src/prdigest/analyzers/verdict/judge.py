@@ -8,7 +8,9 @@ Each reason is a concrete fact of this PR, weighed by substance:
     new-module      added core modules of real size, not moved code        +1.0
     public-api      10+ public names added (not moved)                     +1.0
     fix             a fix of a high-severity class (concurrency, memory safety, leak,
-                    data loss, security) +3.0; of a crash or hang +0.5; tested +0.5
+                    data loss, security) +3.0, also when only the title names the class
+                    (then not told as a fix); of a crash or hang +0.5; tested +0.5; none
+                    from the words of a test/docs/ci/style-typed title
     lineage         restores a reverted PR 2.0 (+1.0 when the revert is named, +0.5 tested);
                     undoes 150+ lines of core logic +1.5; a revert that says why +0.5
     design-trap     review threads on design/correctness, an error check removed, the same
@@ -105,6 +107,7 @@ REASON_TEMPLATES = frozenset(
         "fix.high",
         "fix.medium",
         "fix.tested",
+        "fix.named",
         "lineage.restores",
         "lineage.restores-after-revert",
         "lineage.fix-tested",
@@ -264,10 +267,10 @@ def _fix(pr: PullRequest, refs: ReferencesFacts, tests: TestsCIFacts, substance:
     severity = fix_severity(pr, refs, author_text(pr.body))
     if severity is not None and (severity.level == "high" or is_fix(pr, refs)):
         weight = FIX_HIGH_WEIGHT if severity.level == "high" else FIX_MEDIUM_WEIGHT
-        template = f"fix.{severity.level}"
+        template = f"fix.{severity.level}" if severity.claimed else "fix.named"
         add(
             "fix",
-            f"fixes a {severity.kind}: {severity.quote}",
+            f"{'fixes' if severity.claimed else 'names'} a {severity.kind}: {severity.quote}",
             weight,
             _ev(template, fix_kind=severity.kind, quote=severity.quote),
         )
