@@ -531,11 +531,14 @@ def duplicated_literals(pr: PullRequest, files: FilesFacts) -> list[tuple[str, l
     for change in pr.files:
         if change.path in skipped or _LOCK_FILE.search(change.path):
             continue
+        json_file = change.path.lower().endswith(".json")
         for line in file_diff(change).changes():
             for match in _QUOTED.finditer(line.text):
                 value = match.group(2).strip()
                 if len(value) < MIN_DUPLICATED_LITERAL:
                     continue
+                if json_file and line.text[match.end() :].lstrip().startswith(":"):
+                    continue  # a key names a field (a package.json dependency's name), it sets nothing
                 if line.kind == "-":
                     removed.add(value)
                 elif change.path not in added.setdefault(value, []):

@@ -39,10 +39,12 @@ FACTS_SCHEMA = 2
 # private name is no public API removed. risks v10 / verdict v13: a name is public by its
 # language's rule (Go: an upper-case initial), and none is where a keyword decides (pub, export);
 # verdict v13 also: a revert among a merge's many commits is not sized by the merge's diff.
-# files v5 / dependencies v6: other ecosystems' manifests (go.mod, package.json, Cargo.toml, ...)
+# files v5 / dependencies v6: build output (dist/, source maps) is generated, JavaScript tool
+# settings are build or repo config; other ecosystems' manifests (go.mod, package.json, Cargo.toml, ...)
 # are dependency config, and a change to one is recorded as unread (finding "unread-format").
 # verdict v13 also: a title that names a bug class without claiming a fix is not told as a fix
-# ("fix.named"), and a test/docs/ci/style-typed title's class words weigh nothing.
+# ("fix.named"), and a test/docs/ci/style-typed title's class words weigh nothing. risks v10
+# also: a JSON key (a package.json dependency's name) is no value written twice.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",

@@ -259,3 +259,21 @@ def test_a_minified_line_among_the_first_five(analyze: Analyze, lines: list[str]
     content = "\n".join(lines) + "\n"
     facts = analyze(FileChange(path="pkg/data.py", status=FileStatus.ADDED, content_after=content, additions=3))
     assert facts.files.files[0].generated is minified
+
+
+def test_build_output_and_javascript_tool_settings_are_no_core_logic(analyze: Analyze) -> None:
+    # Seen on a JavaScript history: the bundles in dist/ and their source maps counted as core
+    # logic (a release "changed 711 lines of core logic", 288 of them a bundle), webpack and
+    # karma settings too.
+    output = ["dist/axios.js", "dist/esm/axios.min.js", "dist/node/axios.cjs.map", "lib/index.js.map"]
+    build = ["webpack.config.js", "rollup.config.mjs", "karma.conf.js", "tsconfig.json", "gulpfile.js"]
+    repo = [".eslintrc.js", ".prettierrc", "eslint.config.mjs"]
+    changes = [FileChange(path=p, additions=3) for p in [*output, *build, *repo, "lib/core/Axios.js"]]
+    files = _by_path(analyze(*changes, repository="acme/widgets"))
+    for path in output:
+        assert (files[path].module, files[path].generated) == ("build output", True), path
+    for path in build:
+        assert (files[path].category, files[path].module) == ("config", "build config"), path
+    for path in repo:
+        assert (files[path].category, files[path].module) == ("config", "repo config"), path
+    assert (files["lib/core/Axios.js"].category, files["lib/core/Axios.js"].type) == ("source", "core-logic")
