@@ -406,11 +406,12 @@ _SUPPORT_CATEGORIES = frozenset({"test", "docs", "example"})
 
 def _support_paths(files: FilesFacts) -> set[str]:
     """Tests, benchmarks and examples: code that probes platforms, execs snippets and drops
-    assertion helpers as a matter of course, so the code rules do not read them."""
+    assertion helpers as a matter of course, so the code rules do not read them; nor generated
+    files (bundles, source maps, vendored code), which nobody wrote in the PR."""
     return {
         f.path
         for f in files.files
-        if f.category in _SUPPORT_CATEGORIES or f.type == "test" or _BENCH_OR_EXAMPLE.search(f.path)
+        if f.category in _SUPPORT_CATEGORIES or f.type == "test" or f.generated or _BENCH_OR_EXAMPLE.search(f.path)
     }
 
 

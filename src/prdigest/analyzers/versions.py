@@ -44,7 +44,8 @@ FACTS_SCHEMA = 2
 # are dependency config, and a change to one is recorded as unread (finding "unread-format").
 # verdict v13 also: a title that names a bug class without claiming a fix is not told as a fix
 # ("fix.named"), and a test/docs/ci/style-typed title's class words weigh nothing. risks v10
-# also: a JSON key (a package.json dependency's name) is no value written twice.
+# also: a JSON key (a package.json dependency's name) is no value written twice, and the code
+# rules do not read generated files (bundles, source maps, lock files).
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",
