@@ -92,7 +92,9 @@ _PRINT_ONLY = re.compile(
 # ... unless the line goes on to act on what it printed (`echo $V | grep -q 12 && ...`).
 _CHAINED = re.compile(r"\|\||&&|\|\s*[\w-]|;\s*\S")
 _SECURITY_LINE = re.compile(
-    r"shell\s*=\s*True|\beval\s*\(|\bexec\s*\(|pickle\.loads?\s*\(|yaml\.load\s*\((?!.*SafeLoader)|"
+    # eval/exec called bare (Python's builtins, node's child_process exec), not as a method:
+    # `model.eval()`, `vim.eval(...)`, `regexp.exec(text)` run nobody's code
+    r"shell\s*=\s*True|(?<![.\w])eval\s*\(|(?<![.\w])exec\s*\(|pickle\.loads?\s*\(|yaml\.load\s*\((?!.*SafeLoader)|"
     r"\b(?:api[_-]?key|secret|password|passwd|credential|access[_-]?token|auth[_-]?token|private[_-]?key)\b|"
     r"verify\s*=\s*False|trust_remote_code\s*=\s*True",
     re.I,
@@ -404,6 +406,10 @@ def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) ->
 _SUPPORT_CATEGORIES = frozenset({"test", "docs", "example"})
 
 
+# Type declarations (TypeScript's .d.ts, Python's stubs): names and types, no code that runs.
+_DECLARATION_ONLY = (".d.ts", ".pyi")
+
+
 def _support_paths(files: FilesFacts) -> set[str]:
     """Tests, benchmarks and examples: code that probes platforms, execs snippets and drops
     assertion helpers as a matter of course, so the code rules do not read them; nor generated
@@ -438,8 +444,8 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                 f"{symbol.path}: removed {symbol.kind} {symbol.name}",
             )
     for change in pr.files:
-        if change.path in support:
-            continue
+        if change.path in support or change.path.endswith(_DECLARATION_ONLY):
+            continue  # (a declaration's line runs nothing; its removed names still count above)
         lines = file_diff(change).changes()
         added_text = "\n".join(line.text for line in lines if line.kind == "+")
         # A line's match is a match in its side's lines joined (no pattern reads a line's ends):

@@ -45,7 +45,8 @@ FACTS_SCHEMA = 2
 # verdict v13 also: a title that names a bug class without claiming a fix is not told as a fix
 # ("fix.named"), and a test/docs/ci/style-typed title's class words weigh nothing. risks v10
 # also: a JSON key (a package.json dependency's name) is no value written twice, and the code
-# rules do not read generated files (bundles, source maps, lock files).
+# rules do not read generated files (bundles, source maps, lock files) nor type declarations,
+# and `eval`/`exec` are sensitive only when called bare (not `model.eval()`, `regexp.exec(s)`).
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",
