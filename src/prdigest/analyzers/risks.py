@@ -435,7 +435,7 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
             )
         is_test = "test" in symbol.path.lower().rsplit("/", 1)[-1] or "/tests/" in f"/{symbol.path}"
         # Dunders too are left out: a removed `__init__` is told by its class or its signature.
-        public = is_public(symbol.name, symbol.kind, symbol.language) and not last.startswith("_")
+        public = is_public(symbol.name, symbol.kind, symbol.language, symbol.exported) and not last.startswith("_")
         if symbol.change == "removed" and public and not is_test:
             found.add(
                 "public-api-change",

@@ -2,8 +2,10 @@
 the report's selection reads it without loading the analyzer).
 
 Python says it by convention (a ``_`` prefix), Go by case (an exported name begins with an
-upper-case letter). Rust, C, C++ and JavaScript say it with a keyword (``pub``, ``static``,
-``export``) that the symbol facts do not keep, so there a name alone is never called public.
+upper-case letter). Rust, JavaScript and TypeScript say it with a keyword (``pub``,
+``export``, or CommonJS's ``module.exports``), which the symbol facts carry as ``exported``;
+C and C++ (``static``, headers) say it in ways not read, so there, as wherever the mark is
+missing, no name is called public.
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ def is_private(name: str, language: str | None = None) -> bool:
     return separator == "." and len(parts) > 1 and parts[-2][:1].islower()
 
 
-def is_public(name: str, kind: str, language: str | None) -> bool:
-    """Whether a symbol named so can be reached from outside its module: a language whose
-    names tell it (`NAMED_VISIBILITY`), no private part, and no function nested in a
-    function (``Class.run.step``: a dotted name that is a function, not a method, sits in a
-    function, whatever its parent's case)."""
-    if language not in NAMED_VISIBILITY or is_private(name, language):
+def is_public(name: str, kind: str, language: str | None, exported: bool | None = None) -> bool:
+    """Whether a symbol named so can be reached from outside its module: marked so by its
+    language's keyword (``exported``), or, in a language whose names tell it
+    (`NAMED_VISIBILITY`), no private part and no function nested in a function
+    (``Class.run.step``: a dotted name that is a function, not a method, sits in a function,
+    whatever its parent's case)."""
+    if language not in NAMED_VISIBILITY:
+        return bool(exported) and not has_private_part(name, "::" if "::" in name else ".")
+    if is_private(name, language):
         return False
     return language == "go" or not (kind == "function" and "::" not in name and "." in name)

@@ -47,12 +47,14 @@ FACTS_SCHEMA = 2
 # also: a JSON key (a package.json dependency's name) is no value written twice, and the code
 # rules do not read generated files (bundles, source maps, lock files) nor type declarations,
 # and `eval`/`exec` are sensitive only when called bare (not `model.eval()`, `regexp.exec(s)`).
+# symbols v8: Rust and JavaScript/TypeScript definitions carry `exported` (`pub`, `export`), by
+# which their names are public (risks, verdict).
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",
     "tests_ci": "11",
     "dependencies": "6",
-    "symbols": "7",
+    "symbols": "8",
     "references": "8",
     "discussion": "3",
     "risks": "10",

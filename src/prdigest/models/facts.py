@@ -89,6 +89,9 @@ class SymbolChange(_Fact):
     method: Literal["tree-sitter", "hunk-header"] = "tree-sitter"
     # modified only in its docstrings, comments or blank lines (analyzers/symbols/docs_only)
     docs_only: bool = False
+    # Marked reachable from outside by a keyword (Rust `pub`, JS/TS `export`) or not; None
+    # where names decide (Python, Go) or nothing was read (see analyzers/symbol_names).
+    exported: bool | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class CodeExcerpt(_Fact):

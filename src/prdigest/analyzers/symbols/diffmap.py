@@ -148,6 +148,7 @@ def _symbol(path: str, definition: Definition, change: ChangeKind, language: str
         start_line=definition.start_line,
         end_line=definition.end_line,
         method="tree-sitter",
+        exported=definition.exported,
     )
 
 

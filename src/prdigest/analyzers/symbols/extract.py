@@ -7,6 +7,7 @@ those nodes, so cost grows with the number of definitions, not the size of the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -28,6 +29,9 @@ class Definition(NamedTuple):
     start_line: int  # 1-based, inclusive
     end_line: int  # 1-based, inclusive
     parent: int | None = None  # index of the innermost enclosing definition in the list
+    # Reachable from outside its module by the language's keyword (Rust ``pub``, JavaScript
+    # and TypeScript ``export``); None where a keyword does not decide (Python, Go: by name; C).
+    exported: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,91 @@ def _describe_js(node: tree_sitter.Node, in_container: bool) -> _Named | None:
     return _Named(_field_text(node, "name"), kind, None, False)
 
 
+def _rust_exported(node: tree_sitter.Node, parent: Definition | None) -> bool | None:
+    """``pub`` (not ``pub(crate)``/``pub(super)``/``pub(in …)``, reachable only inside the
+    crate); a trait's own methods are as public as the trait, and a method of a trait impl as
+    the trait it implements, which this file may not say."""
+    modifier = next((c for c in node.children if c.type == "visibility_modifier"), None)
+    if modifier is None:
+        if parent is not None and parent.kind == "trait":
+            return parent.exported  # a trait's methods are as public as the trait
+        if parent is not None and parent.kind == "impl" and " for " in parent.name:
+            return None
+        return False
+    text = modifier.text or b""
+    return text.strip() == b"pub"
+
+
+def _js_exported(node: tree_sitter.Node, parent: Definition | None, listed: frozenset[str]) -> bool | None:
+    """``export``ed (``export function f``, ``export const f = () => …``, ``export class C``)
+    or, at the top level, named by an export apart from it (``listed``: ``export default C``,
+    ``export {f}``, CommonJS ``module.exports``); a class member is as
+    exported as its class unless private (``#name``, ``private``, ``protected``)."""
+    if node.type in ("method_definition", "public_field_definition", "field_definition"):
+        name = node.child_by_field_name("name") or node.child_by_field_name("property")
+        if name is not None and name.type == "private_property_identifier":
+            return False
+        if any(c.type == "accessibility_modifier" and c.text in (b"private", b"protected") for c in node.children):
+            return False
+        return bool(parent is not None and parent.exported)
+    outer = node.parent
+    if node.type == "variable_declarator" and outer is not None:
+        outer = outer.parent  # the lexical or variable declaration holding it
+    if outer is not None and outer.type == "export_statement":
+        return True
+    return parent is None and _text(node.child_by_field_name("name")) in listed
+
+
+def _exported_names(root: tree_sitter.Node) -> frozenset[str]:
+    """Names a module exports apart from their declarations, at its top level: ES
+    ``export default f``, ``export {f, g as h}``; CommonJS ``module.exports = f``,
+    ``module.exports = {f, g: g}``, ``exports.f = f`` / ``module.exports.f = f``."""
+    names: set[str] = set()
+    for statement in root.children:
+        if statement.type == "export_statement":
+            names.update(_listed_exports(statement))
+            continue
+        assignment = statement.named_children[0] if statement.type == "expression_statement" else None
+        if assignment is None or assignment.type != "assignment_expression":
+            continue
+        target, value = _text(assignment.child_by_field_name("left")), assignment.child_by_field_name("right")
+        if value is None or not (target == "module.exports" or target.startswith(("exports.", "module.exports."))):
+            continue
+        if value.type == "identifier":
+            names.add(_text(value))
+        elif value.type == "object" and target == "module.exports":
+            for item in value.named_children:
+                if item.type == "shorthand_property_identifier":
+                    names.add(_text(item))
+                elif (
+                    item.type == "pair"
+                    and (held := item.child_by_field_name("value")) is not None
+                    and held.type == "identifier"
+                ):
+                    names.add(_text(held))
+    return frozenset(names)
+
+
+def _listed_exports(statement: tree_sitter.Node) -> list[str]:
+    value = statement.child_by_field_name("value")
+    if value is not None and value.type == "identifier":
+        return [_text(value)]
+    clause = next((c for c in statement.named_children if c.type == "export_clause"), None)
+    if clause is None:
+        return []
+    return [
+        _text(item.child_by_field_name("name")) for item in clause.named_children if item.type == "export_specifier"
+    ]
+
+
+# Per family: whether a definition node is exported, given its enclosing definition and the
+# names the file exports by CommonJS.
+_Exported = Callable[[tree_sitter.Node, Definition | None, frozenset[str]], bool | None]
+_EXPORTED: dict[str, _Exported] = {
+    "rust": lambda node, parent, _listed: _rust_exported(node, parent),
+    "js": _js_exported,
+}
+
 _DESCRIBERS = {
     "python": _describe_python,
     "c": _describe_c,
@@ -208,6 +297,8 @@ def definitions_from_tree(tree: tree_sitter.Tree, grammar_key: str) -> list[Defi
     """Every definition in a parsed tree, in document order."""
     grammar = GRAMMARS[grammar_key]
     describe = _DESCRIBERS[grammar.family]
+    exported = _EXPORTED.get(grammar.family)
+    listed = _exported_names(tree.root_node) if grammar.family == "js" else frozenset()
     if grammar.family == "python" and not tree.root_node.has_error:
         nodes = [(node, True) for node in _python_definition_nodes(tree.root_node)]
     else:
@@ -234,7 +325,9 @@ def definitions_from_tree(tree: tree_sitter.Tree, grammar_key: str) -> list[Defi
         if named.kind is not None and named.name:
             start, end = line_span(_outer_node(node))
             index = len(definitions)
-            definitions.append(Definition(qualified, named.kind, start, end, parent))
+            outer = None if parent is None else definitions[parent]
+            mark = None if exported is None else exported(node, outer, listed)
+            definitions.append(Definition(qualified, named.kind, start, end, parent, mark))
         scope = None
         if named.scope:
             scope = f"{prefix}{grammar.separator}{named.scope}" if prefix else named.scope

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
-from prdigest.analyzers.symbol_names import is_public
-from prdigest.models.facts import FileFact, FilesFacts, SymbolsFacts
+from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
+from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import PullRequest
 
 NEW_MODULE_MIN_LINES = 80  # an added core file smaller than this is a helper, not a module
@@ -29,6 +29,9 @@ class Substance:
     # not moved ones
     public_added: tuple[str, ...] = ()
     moved: int = 0  # definitions removed in one place and added under the same name in another
+    # other definitions added in core files that callers can or may reach (public names, and
+    # those whose reach the file does not tell: a Rust trait impl's methods, C++), not moved
+    added_new: int = 0
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
     message_lines: int = 0  # changed lines of core files whose change rewords only messages
     version_lines: int = 0  # version constants changed in files whose behaviour did not change
@@ -37,8 +40,10 @@ class Substance:
 
     @property
     def move_dominated(self) -> bool:
-        """Most added definitions are moves: a restructuring, not new behaviour."""
-        return self.moved >= 3 and self.moved * 10 >= 7 * max(self.moved, len(self.public_added) + self.moved)
+        """Most added definitions are moves: a restructuring, not new behaviour. (Counted
+        against the definitions callers may reach, not only the public names: a Rust move
+        beside a new trait's implementations is no restructuring alone.)"""
+        return self.moved >= 3 and self.moved * 10 >= 7 * (self.added_new + self.moved)
 
 
 def is_core(file: FileFact) -> bool:
@@ -68,11 +73,22 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             for s in symbols.symbols
             if s.change == "added"
             and s.path in core
-            and is_public(s.name, s.kind, s.language)
+            and is_public(s.name, s.kind, s.language, s.exported)
             and not any(part.startswith("_") for part in s.name.split("."))  # nor a dunder: told by its class
             and (s.path, s.name) not in local
             and s.name.rsplit(".", 1)[-1] not in moved_names
         )
+    )
+    added_new = len(
+        {
+            s.name
+            for s in symbols.symbols
+            if s.change == "added"
+            and s.path in core
+            and (s.path, s.name) not in local
+            and s.name.rsplit(".", 1)[-1] not in moved_names
+            and (is_public(s.name, s.kind, s.language, s.exported) or _reach_untold(s))
+        }
     )
     new_modules = tuple(
         f.path
@@ -91,12 +107,19 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         new_modules=new_modules,
         public_added=public,
         moved=len(moved_names),
+        added_new=added_new,
         comment_only_lines=quiet,
         message_lines=messages,
         version_lines=versions,
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )
+
+
+def _reach_untold(symbol: SymbolChange) -> bool:
+    """Whether a symbol's reach is not known: no name rule for its language and no keyword
+    read (a method of a Rust trait impl, C and C++ definitions)."""
+    return symbol.exported is None and symbol.language not in NAMED_VISIBILITY
 
 
 def _local_names(symbols: SymbolsFacts) -> set[tuple[str, str]]:
