@@ -22,6 +22,16 @@ def has_private_part(name: str, separator: str = ".") -> bool:
     return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in name.split(separator) if p)
 
 
+# The module names Rust gives its in-file unit tests (``#[cfg(test)] mod tests { … }``).
+_RUST_TEST_MODULES = frozenset({"tests", "test"})
+
+
+def in_test_module(name: str, language: str | None) -> bool:
+    """A definition inside a source file's own test module: Rust keeps unit tests beside the
+    code (``mod tests``), so a change there is a test change, not the code's."""
+    return language == "rust" and any(p in _RUST_TEST_MODULES for p in name.split("::")[:-1])
+
+
 def _go_unexported(parts: list[str]) -> bool:
     """A Go name is exported when it begins with an upper-case letter; a method of an
     unexported type is as unreachable by name as the type."""

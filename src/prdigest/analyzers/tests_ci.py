@@ -28,9 +28,10 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.symbol_names import in_test_module
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
-from prdigest.models.facts import FilesFacts, TestsCIFacts
+from prdigest.models.facts import FilesFacts, SymbolsFacts, TestsCIFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
 
 _KEY = re.compile(r"^(?P<indent>[ ]*)(?P<dash>-[ ]+)?(?P<key>[\w.\-/]+|\"[^\"]*\"|'[^']*')[ ]*:(?:[ ]+(?P<value>.*))?$")
@@ -247,6 +248,16 @@ def ci_jobs(change: FileChange) -> list[str]:
     return jobs
 
 
+def in_file_test_paths(symbols: SymbolsFacts, source_files: set[str]) -> list[str]:
+    """Source files whose own test module gained or changed a definition."""
+    paths = (
+        s.path
+        for s in symbols.symbols
+        if s.path in source_files and s.change != "removed" and in_test_module(s.name, s.language)
+    )
+    return list(dict.fromkeys(paths))
+
+
 def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     files = ctx.result("files", FilesFacts)
     rules = rules_for(ctx.rules)
@@ -258,6 +269,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     files_known = file_list_state(pr) == "complete"
     core = [f for f in relevant if f.category == "source" and f.type == "core-logic"]
     source_files = [f.path for f in core]
+    in_file = in_file_test_paths(ctx.result("symbols", SymbolsFacts), set(source_files))
     # A file whose change only rewords messages changes what the code says, not what it does;
     # a deleted file leaves no code behind for a regression test to check.
     behaviour_files = [f.path for f in core if not f.messages_only and f.status != "removed"]
@@ -269,6 +281,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         source_changed
         and files_known
         and not test_files
+        and not in_file
         and not is_revert(pr)
         and not is_typo_fix(pr)
         and any(file_changes_behaviour(by_path[p]) for p in behaviour_files if p in by_path)
@@ -281,8 +294,9 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
             jobs.extend(job for job in ci_jobs(change) if job not in jobs)
     return TestsCIFacts(
         source_changed=source_changed,
-        tests_changed=bool(test_files),
+        tests_changed=bool(test_files or in_file),
         test_files=test_files,
+        in_file_tests=in_file,
         removed_test_files=removed_tests,
         missing_tests=owes_test,
         files_known=files_known,
@@ -296,5 +310,5 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
 
 # v4: deleted tests told apart; missing_tests only for behaviour-changing source on a complete file list
 ANALYZER = Analyzer(
-    name="tests_ci", version=DEFAULT_VERSIONS["tests_ci"], run=analyze_tests_ci, requires=("files",)
+    name="tests_ci", version=DEFAULT_VERSIONS["tests_ci"], run=analyze_tests_ci, requires=("files", "symbols")
 )  # v5: one typo rule

@@ -3,7 +3,7 @@ the prose and the structure always talk about the same things."""
 
 from __future__ import annotations
 
-from prdigest.analyzers.symbol_names import is_private
+from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.models.facts import CodeExcerpt, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import Length
 
@@ -39,7 +39,12 @@ def short_name(name: str) -> str:
 
 def is_test_symbol(symbol: SymbolChange, test_paths: set[str]) -> bool:
     last = symbol.name.replace("::", ".").split(".")[-1]
-    return symbol.path in test_paths or last.startswith("test_") or last.startswith("Test")
+    return (
+        symbol.path in test_paths
+        or last.startswith("test_")
+        or last.startswith("Test")
+        or in_test_module(symbol.name, symbol.language)
+    )
 
 
 def ranked_symbols(facts: Facts) -> list[SymbolChange]:

@@ -237,6 +237,8 @@ class TestsCIFacts(_Fact):
     source_changed: bool = False
     tests_changed: bool = False
     test_files: list[str] = Field(default_factory=new_list)  # tests added, modified or renamed
+    # Source files whose own test module changed (Rust's `mod tests`): tests beside the code.
+    in_file_tests: list[str] = Field(default_factory=new_list, exclude_if=lambda value: not value)
     # Tests deleted by the PR: a deletion is not a test "updated alongside the change".
     removed_test_files: list[str] = Field(default_factory=new_list)
     # a behaviour-changing source change (not a revert, typo fix, version bump or comment edit),

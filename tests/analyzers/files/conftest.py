@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from prdigest.analyzers import files, tests_ci
+from prdigest.analyzers import files, symbols, tests_ci
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import build_registry, run_all
 from prdigest.models.facts import Facts
@@ -15,7 +15,7 @@ from prdigest.models.pullrequest import FileChange, PullRequest
 
 @pytest.fixture
 def analyze() -> Callable[..., Facts]:
-    registry = build_registry([files.ANALYZER, tests_ci.ANALYZER])
+    registry = build_registry([files.ANALYZER, symbols.ANALYZER, tests_ci.ANALYZER])
 
     def run(
         *changes: FileChange, rules: dict[str, object] | None = None, repository: str = "vllm-project/vllm"

@@ -274,8 +274,9 @@ def _fix(pr: PullRequest, refs: ReferencesFacts, tests: TestsCIFacts, substance:
             weight,
             _ev(template, fix_kind=severity.kind, quote=severity.quote),
         )
-    if is_fix(pr, refs) and tests.tests_changed and tests.test_files:
-        add("fix", "the fix is tested", FIX_TESTED_WEIGHT, _ev("fix.tested", paths=tests.test_files[:3]))
+    tested = tests.test_files or tests.in_file_tests
+    if is_fix(pr, refs) and tests.tests_changed and tested:
+        add("fix", "the fix is tested", FIX_TESTED_WEIGHT, _ev("fix.tested", paths=tested[:3]))
 
 
 def _ref(pr: PullRequest, ref: Reference) -> str:
@@ -293,9 +294,10 @@ def _lineage(pr: PullRequest, tests: TestsCIFacts, refs: ReferencesFacts, substa
         template = "lineage.restores-after-revert" if told else "lineage.restores"
         items = [_ev(template, refs=targets, reverts=reverts)]
         detail = f"restores {', '.join(targets)}" + (f" (reverted in {', '.join(reverts)})" if reverts else "")
-        if tests.tests_changed and tests.test_files:
+        tested = tests.test_files or tests.in_file_tests
+        if tests.tests_changed and tested:
             weight += RESTORE_TESTED_WEIGHT
-            items.append(_ev("lineage.fix-tested", paths=tests.test_files[:3]))
+            items.append(_ev("lineage.fix-tested", paths=tested[:3]))
         add("lineage", detail, weight, *items)
         return
     reverted = [r for r in refs.references if r.relation == "reverts"]

@@ -32,7 +32,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v17: a sentence a body repeats (squashed commits with one message) is quoted once
 # v18: Go names ranked and told as public only when exported (an upper-case initial); a merge
 #      of many commits, one of which reverts, is not "Reverts #N" in one line
-EXTRACTIVE_VERSION = "extractive-v18"
+# v19: a source file's own tests (Rust `mod tests`) are not what a one-liner tells
+EXTRACTIVE_VERSION = "extractive-v19"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

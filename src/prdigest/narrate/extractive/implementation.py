@@ -8,7 +8,7 @@ a second one, and a kind with more steps than its share is merged into one last 
 
 from __future__ import annotations
 
-from prdigest.analyzers.symbol_names import is_private
+from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.facts_view.gaps import files_known
 from prdigest.models.facts import CodeEdit, Facts, FileFact, SymbolChange
 from prdigest.models.narrative import ImplementationStep, Length
@@ -214,8 +214,8 @@ def _verification_step(
         limit = 4 if len(removed) <= 4 else 3
         shown = join_more([ph.code(p) for p in removed[:limit]], len(removed) - limit, ph)
         parts.append(ph.say("steps", "verify_removed", paths=shown))
-    if facts.tests_ci.tests_changed and facts.tests_ci.test_files:
-        paths = facts.tests_ci.test_files
+    if facts.tests_ci.tests_changed and (facts.tests_ci.test_files or facts.tests_ci.in_file_tests):
+        paths = facts.tests_ci.test_files + facts.tests_ci.in_file_tests
         limit = 4 if len(paths) <= 4 else 3
         parts.append(
             ph.say(
@@ -224,6 +224,12 @@ def _verification_step(
         )
         # Helpers nested in a test say nothing about what is tested.
         changed = [s for f in test_files for s in symbols_by_path.get(f.path, []) if not is_private(s.name, s.language)]
+        changed += [
+            s
+            for path in facts.tests_ci.in_file_tests
+            for s in symbols_by_path.get(path, [])
+            if in_test_module(s.name, s.language)
+        ]
         if changed:
             parts.append(ph.say("steps", "verify_symbols", changes=symbol_changes(changed, ph, 3)))
     elif not files_known(facts):

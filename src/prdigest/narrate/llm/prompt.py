@@ -295,6 +295,8 @@ def _facts_text(
     tests = facts.tests_ci
     if tests.test_files:
         lines.append(f"test files changed: {', '.join(tests.test_files)}")
+    if tests.in_file_tests:
+        lines.append(f"tests changed inside source files: {', '.join(tests.in_file_tests)}")
     if tests.ci_files:
         jobs = f" (jobs: {', '.join(tests.ci_jobs)})" if tests.ci_jobs else ""
         lines.append(f"CI files changed: {', '.join(tests.ci_files)}{jobs}")
