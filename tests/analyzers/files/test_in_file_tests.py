@@ -47,6 +47,8 @@ def test_a_test_added_to_the_file_s_test_module_is_a_test_change(store: Store) -
     assert facts.tests_ci.tests_changed
     assert not facts.tests_ci.missing_tests
     assert facts.tests_ci.test_files == []  # no test file: the source file holds them
+    core = next(r for r in facts.verdict.reasons if r.code == "core-change")
+    assert core.items[0].params["lines"] == "2"  # `take(8)` -> `take(16)`; the new test is not core logic
     report = report_format("md").render(report_for(store, REPO, TESTED, CATALOG.lang("en"), "full", None))
     assert "missing regression test" not in report
     one_line = next(line for line in report.splitlines() if line.startswith("- In one line:"))

@@ -12,9 +12,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
-from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
+from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, in_test_module, is_public
+from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
-from prdigest.models.pullrequest import PullRequest
+from prdigest.models.pullrequest import FileChange, PullRequest
 
 NEW_MODULE_MIN_LINES = 80  # an added core file smaller than this is a helper, not a module
 
@@ -62,7 +63,8 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         if fact.messages_only:
             messages += counted.code  # prose in string literals: what it says, not what it does
         else:
-            per_file[change.path] += counted.code
+            # A file's own tests (Rust `mod tests`) check the change; they are not its behaviour.
+            per_file[change.path] += max(0, counted.code - _test_module_lines(change, symbols))
         quiet += counted.quiet
         versions += counted.version
     moved_names = _moved_names(symbols)
@@ -114,6 +116,32 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )
+
+
+_ATTRIBUTE_LINES = 3  # attribute lines above a definition that belong to it
+
+
+def _test_module_lines(change: FileChange, symbols: SymbolsFacts) -> int:
+    """Changed lines of code (not blank, not comments) inside the file's own test module: the
+    spans of its test-module definitions, on the side each line belongs to."""
+    spans: dict[str, list[tuple[int, int]]] = {"+": [], "-": []}
+    for symbol in symbols.symbols:
+        if symbol.path != change.path or not in_test_module(symbol.name, symbol.language):
+            continue
+        if symbol.start_line is not None and symbol.end_line is not None:
+            spans["-" if symbol.change == "removed" else "+"].append((symbol.start_line, symbol.end_line))
+    if not spans["+"] and not spans["-"]:
+        return 0
+    counted = 0
+    for line in file_diff(change).changes():
+        text = line.text.strip()
+        if line.number is None or not text or text.startswith("//"):
+            continue
+        # an attribute (`#[test]`, `#[tokio::test]`) stands just above the function it marks
+        first = _ATTRIBUTE_LINES if text.startswith("#[") else 0
+        if any(start - first <= line.number <= end for start, end in spans.get(line.kind, ())):
+            counted += 1
+    return counted
 
 
 def _reach_untold(symbol: SymbolChange) -> bool:
