@@ -50,13 +50,14 @@ FACTS_SCHEMA = 2
 # symbols v8: Rust and JavaScript/TypeScript definitions carry `exported` (`pub`, `export`), by
 # which their names are public (risks, verdict). tests_ci v12: a Rust source file's own test
 # module (`mod tests`) changed is tests changed (`in_file_tests`), so no missing test is claimed,
-# and (verdict v13) its lines are not core logic.
+# and (verdict v13) its lines are not core logic; symbols v9: no code edit, key-code excerpt or
+# file weight is read from it.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "5",
     "tests_ci": "12",
     "dependencies": "6",
-    "symbols": "8",
+    "symbols": "9",
     "references": "8",
     "discussion": "3",
     "risks": "10",

@@ -55,6 +55,9 @@ def test_a_test_added_to_the_file_s_test_module_is_a_test_change(store: Store) -
     assert "split" in one_line
     assert "tests::" not in one_line
     assert "assert_eq" not in one_line  # an assertion of the test module checks the change
+    steps = report.split("# Implementation")[1].split("**Verification**")
+    assert "splits_deep_paths" not in steps[0]  # the code's steps tell the code ...
+    assert "splits_deep_paths" in steps[1]  # ... and the verification step the tests
 
 
 def test_a_change_without_one_still_owes_a_test(store: Store) -> None:

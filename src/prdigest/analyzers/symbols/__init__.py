@@ -13,11 +13,13 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.importance import FileSignals, file_signals, symbol_counts, weight
 from prdigest.analyzers.key_files import CODE_RANK
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.symbol_names import in_test_module
 from prdigest.analyzers.symbols.diffmap import extract_symbol_changes
 from prdigest.analyzers.symbols.docs_only import mark_docs_only
 from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
+from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
@@ -56,7 +58,9 @@ def analyze_symbols(
     tests = {f.path for f in files.files if f.category == "test" or f.type == "test"} if files is not None else set()
     # a test's excerpt is chosen by size: its docstrings are not read (no other reading parses them)
     excerpts = choose_excerpts(pr, ordered, symbols, hunks_by_path, by_size=tests)
-    edits = code_edits(list(pr.files), generated | tests)
+    # what a file's own test module (Rust `mod tests`) does checks the change; it is not the change
+    spans = own_test_spans(symbols, "+")
+    edits = [e for e in code_edits(list(pr.files), generated | tests) if not in_spans(spans, e.path, e.line)]
     return SymbolsFacts(symbols=symbols, excerpts=excerpts, key_order=ordered, edits=edits)
 
 
@@ -65,7 +69,7 @@ def rank_key_paths(pr: PullRequest, key_paths: list[str], symbols: list[SymbolCh
     PR points at each file (changed symbols, named in the text, review threads, new module)."""
     facts = {f.path: f for f in files.files}
     tests = {f.path: f.category == "test" or f.type == "test" for f in files.files}
-    counts = symbol_counts(tests, [(s.path, s.name) for s in symbols])
+    counts = symbol_counts(tests, [(s.path, s.name) for s in symbols if not in_test_module(s.name, s.language)])
     signals = file_signals(pr)
 
     def order(path: str) -> tuple[int, float, int, str]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
+from prdigest.analyzers.symbol_names import in_test_module
 from prdigest.analyzers.symbols.languages import language_for_path
+from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans
 from prdigest.analyzers.symbols.quiet_lines import QuietLines
 from prdigest.analyzers.symbols.trim import trim_lines
 from prdigest.diff import Hunk, Line, file_diff
@@ -22,6 +24,7 @@ MAX_EXCERPT_FILES = 5
 MAX_EXCERPT_LINES = 40
 # How much more a hunk inside a changed symbol weighs than one outside any.
 _IN_SYMBOL_BONUS = 1.5
+_IN_TESTS_FACTOR = 0.01
 _LICENCE_LINE = re.compile(
     r"copyright|licen[cs]ed?\b|spdx-license|all rights reserved|\(c\)\s*\d{4}|apache\.org/licenses|"
     r"gnu\.org/licenses|without warranties|permissions and limitations",
@@ -141,6 +144,8 @@ def excerpt_for_file(
     (a Python file read as syntax): the key code of a changed default is the signature, not
     the docstring paragraph that tells of it."""
     ranked: list[tuple[float, int, Hunk]] = []
+    spans = own_test_spans(symbols, "+")
+    symbols = [s for s in symbols if not in_test_module(s.name, s.language)]
     for index, hunk in enumerate(hunks):
         weight = float(hunk.added + hunk.removed)
         if weight == 0 or is_noise_hunk(hunk):
@@ -148,6 +153,9 @@ def excerpt_for_file(
         anchors = new_file_anchors(hunk)
         if any(_symbol_hits(s, hunk.lines, anchors, hunk.section_header) for s in symbols):
             weight *= _IN_SYMBOL_BONUS
+        added = [line.new_line for line in hunk.lines if line.kind == "+"]
+        if added and all(in_spans(spans, change.path, number) for number in added):
+            weight *= _IN_TESTS_FACTOR  # the file's own tests: shown only when nothing else changed
         ranked.append((weight, -index, hunk))  # ties go to the earlier hunk
     if not ranked:
         return None

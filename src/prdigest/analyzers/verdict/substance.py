@@ -12,7 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
-from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, in_test_module, is_public
+from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
+from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans
 from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -118,28 +119,16 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
     )
 
 
-_ATTRIBUTE_LINES = 3  # attribute lines above a definition that belong to it
-
-
 def _test_module_lines(change: FileChange, symbols: SymbolsFacts) -> int:
-    """Changed lines of code (not blank, not comments) inside the file's own test module: the
-    spans of its test-module definitions, on the side each line belongs to."""
-    spans: dict[str, list[tuple[int, int]]] = {"+": [], "-": []}
-    for symbol in symbols.symbols:
-        if symbol.path != change.path or not in_test_module(symbol.name, symbol.language):
-            continue
-        if symbol.start_line is not None and symbol.end_line is not None:
-            spans["-" if symbol.change == "removed" else "+"].append((symbol.start_line, symbol.end_line))
-    if not spans["+"] and not spans["-"]:
+    """Changed lines of code (not blank, not comments) inside the file's own test module, on
+    the side each line belongs to."""
+    sides = {"+": own_test_spans(symbols.symbols, "+"), "-": own_test_spans(symbols.symbols, "-")}
+    if change.path not in sides["+"] and change.path not in sides["-"]:
         return 0
     counted = 0
     for line in file_diff(change).changes():
         text = line.text.strip()
-        if line.number is None or not text or text.startswith("//"):
-            continue
-        # an attribute (`#[test]`, `#[tokio::test]`) stands just above the function it marks
-        first = _ATTRIBUTE_LINES if text.startswith("#[") else 0
-        if any(start - first <= line.number <= end for start, end in spans.get(line.kind, ())):
+        if text and not text.startswith("//") and in_spans(sides.get(line.kind, {}), change.path, line.number):
             counted += 1
     return counted
 

@@ -11,7 +11,7 @@ from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
-from prdigest.models.facts import CodeEdit, DependencyChange, Facts, FileFact
+from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
@@ -77,12 +77,7 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     # setup.py" would tell a file's deletion as a change of behaviour. Code in documentation
     # and examples shows usage; its assertions are not what the PR does either.
     left_out = {f.path for f in facts.files.files if f.status == "removed" or f.category in _NOT_BEHAVIOUR}
-    # Nor do a source file's own tests (Rust's `mod tests`): an assertion there checks the change.
-    kept = [
-        edit
-        for edit in edits_of(facts, versions=False)
-        if edit.path not in left_out and not _in_test_module(edit, facts)
-    ]
+    kept = [edit for edit in edits_of(facts, versions=False) if edit.path not in left_out]
     edits = edits_sentence(kept, ph, limit=MAX_EDITS)
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
 
@@ -111,19 +106,6 @@ def _with_why(pr: PullRequest, facts: Facts, gist: str, ph: Phrases) -> str:
     if refs:
         return ph.say("gist", "why_refs", gist=gist, refs=shown)
     return gist
-
-
-def _in_test_module(edit: CodeEdit, facts: Facts) -> bool:
-    """An edit inside a source file's own test module: by its symbol, or by its line."""
-    for symbol in facts.symbols.symbols:
-        if symbol.path != edit.path or not in_test_module(symbol.name, symbol.language):
-            continue
-        if edit.symbol == symbol.name:
-            return True
-        start, end = symbol.start_line, symbol.end_line
-        if edit.line is not None and start is not None and end is not None and start <= edit.line <= end:
-            return True
-    return False
 
 
 def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, bool] | None:

@@ -52,8 +52,11 @@ def implementation_steps(
     if lead:
         why.use(lead)  # already the one-line summary
     symbols_by_path: dict[str, list[SymbolChange]] = {}
+    code_by_path: dict[str, list[SymbolChange]] = {}  # a file's own tests are told in the verification step
     for symbol in facts.symbols.symbols:
         symbols_by_path.setdefault(symbol.path, []).append(symbol)
+        if not in_test_module(symbol.name, symbol.language):
+            code_by_path.setdefault(symbol.path, []).append(symbol)
     files = list(facts.files.files)
     ci_paths = set(facts.tests_ci.ci_files)
 
@@ -80,29 +83,29 @@ def implementation_steps(
     kinds: dict[str, list[Part]] = {
         "source": source_parts(
             [f for f in files if f.category == "source"],
-            symbols_by_path,
+            code_by_path,
             length,
             why,
             ph,
             file_edits(facts, ph) if edits is None else edits,
         ),
         "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
-        "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], symbols_by_path, facts, length, why, ph),
+        "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], code_by_path, facts, length, why, ph),
         "infra": _files_part(
-            "infra_title", [f for f in rest if f.category == "infra" and not is_ci(f)], symbols_by_path, None, length,
+            "infra_title", [f for f in rest if f.category == "infra" and not is_ci(f)], code_by_path, None, length,
             why, ph,
         ),
         "config": _files_part(
-            "config_title", [f for f in rest if f.category == "config" and not is_ci(f)], symbols_by_path, None,
+            "config_title", [f for f in rest if f.category == "config" and not is_ci(f)], code_by_path, None,
             length, why, ph,
         ),
         "examples": _files_part(
-            "examples_title", [f for f in rest if f.category == "example"], symbols_by_path, None, length, why, ph
+            "examples_title", [f for f in rest if f.category == "example"], code_by_path, None, length, why, ph
         ),
-        "docs": _files_part("docs_title", [f for f in rest if f.category == "docs"], symbols_by_path, None, length,
+        "docs": _files_part("docs_title", [f for f in rest if f.category == "docs"], code_by_path, None, length,
                             why, ph),
         "other": _files_part(
-            "other_title", [f for f in rest if f.category == "other"], symbols_by_path, None, length, why, ph
+            "other_title", [f for f in rest if f.category == "other"], code_by_path, None, length, why, ph
         ),
     }  # fmt: skip
     shares = _shares(kinds, MAX_STEPS[length] - 1, length)
