@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
 from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
-from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans
+from prdigest.analyzers.symbols.own_tests import TestSpans, in_spans, own_test_spans
 from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -56,6 +56,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
     core = {f.path: f for f in files.files if is_core(f)}
     per_file: Counter[str] = Counter()
     quiet = versions = messages = 0
+    own_tests = {"+": own_test_spans(symbols.symbols, "+"), "-": own_test_spans(symbols.symbols, "-")}
     for change in pr.files:
         fact = core.get(change.path)
         if fact is None or not change.patch:
@@ -65,7 +66,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             messages += counted.code  # prose in string literals: what it says, not what it does
         else:
             # A file's own tests (Rust `mod tests`) check the change; they are not its behaviour.
-            per_file[change.path] += max(0, counted.code - _test_module_lines(change, symbols))
+            per_file[change.path] += max(0, counted.code - _test_module_lines(change, own_tests))
         quiet += counted.quiet
         versions += counted.version
     moved_names = _moved_names(symbols)
@@ -119,10 +120,9 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
     )
 
 
-def _test_module_lines(change: FileChange, symbols: SymbolsFacts) -> int:
+def _test_module_lines(change: FileChange, sides: dict[str, TestSpans]) -> int:
     """Changed lines of code (not blank, not comments) inside the file's own test module, on
-    the side each line belongs to."""
-    sides = {"+": own_test_spans(symbols.symbols, "+"), "-": own_test_spans(symbols.symbols, "-")}
+    the side each line belongs to (``sides``: `own_test_spans` per side)."""
     if change.path not in sides["+"] and change.path not in sides["-"]:
         return 0
     counted = 0
