@@ -143,6 +143,7 @@ REASON_TEMPLATES = frozenset(
         "small-change.lines",
         "version-only.lines",
         "no-core.categories",
+        "no-files.none",
     }
 )
 
@@ -549,6 +550,9 @@ def _why_small(substance: Substance, add: _Add) -> None:
         )
         return
     changed = sorted(substance.categories, key=lambda c: -substance.categories[c])
+    if not changed:
+        add("no-files", "no file changed", 0.0, _ev("no-files.none"))
+        return
     add("no-core", "no core logic: " + ", ".join(changed), 0.0, _ev("no-core.categories", categories=changed[:3]))
 
 

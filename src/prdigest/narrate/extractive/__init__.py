@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v18: Go names ranked and told as public only when exported (an upper-case initial); a merge
 #      of many commits, one of which reverts, is not "Reverts #N" in one line
 # v19: a source file's own tests (Rust `mod tests`) are not what a one-liner tells
-# v20: nor what its implementation steps list (they are the verification step's)
+# v20: nor what its implementation steps list (they are the verification step's); a PR whose
+#      complete file list is empty says so instead of repeating its (English) title
 EXTRACTIVE_VERSION = "extractive-v20"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]

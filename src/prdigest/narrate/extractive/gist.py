@@ -116,7 +116,9 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         return revert, True
     shape = change_shape(facts)
     if shape == "empty":
-        return None
+        # A complete file list that is empty: an empty commit, or a merge whose changes were
+        # already on the main line (a missing list is the shape "unknown").
+        return ph.say("gist", "no_files"), True
     if shape == "dependency-only":
         dependencies = _dependencies(facts.dependencies.changes, ph)
         return (dependencies, True) if dependencies else None

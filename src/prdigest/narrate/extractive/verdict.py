@@ -17,7 +17,7 @@ MAX_WATCH = {"full": 4, "brief": 2}
 # Reasons that name something a reader learns; the feed leads with these (seed 003).
 LESSON_CODES = frozenset({"lineage", "design-trap", "fix", "dependency-decision", "new-module", "public-api"})
 # Reasons that say what a skipped PR is rather than weigh it.
-DESCRIPTIVE_CODES = frozenset({"small-change", "version-only", "no-core"})
+DESCRIPTIVE_CODES = frozenset({"small-change", "version-only", "no-core", "no-files"})
 MAX_REASONS = 3
 # Reasons that carry no weight but must always be said (what the facts could not see).
 STATED_CODES = frozenset({"incomplete-data"})
