@@ -27,6 +27,7 @@ def _tags(path: str, line: str) -> set[str]:
         ("src/tool/run.py", "exec(compile(source, path, 'exec'))", True),
         ("lib/release.js", "const {stdout} = await exec(`git tag ${name}`);", True),
         ("src/tool/model.py", "model.eval()", False),
+        ("src/tool/wrapper.py", "    def eval(self):", False),
         ("plugin/tool.vim", 'length = int(vim.eval("g:tool_line_length"))', False),
         ("lib/parse.js", "while ((match = pattern.exec(text)) !== null) {", False),
         ("index.d.ts", "  password: string;", False),
