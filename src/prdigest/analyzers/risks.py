@@ -94,7 +94,8 @@ _CHAINED = re.compile(r"\|\||&&|\|\s*[\w-]|;\s*\S")
 _SECURITY_LINE = re.compile(
     # eval/exec called bare (Python's builtins, node's child_process exec), not as a method
     # (`model.eval()`, `vim.eval(...)`, `regexp.exec(text)`) nor defined (`def eval(self):`)
-    r"shell\s*=\s*True|(?<![.\w])(?<!def )(?<!function )(?:eval|exec)\s*\(|pickle\.loads?\s*\(|yaml\.load\s*\((?!.*SafeLoader)|"
+    r"shell\s*=\s*True|(?<![.\w])(?<!def )(?<!function )(?:eval|exec)\s*\(|"
+    r"pickle\.loads?\s*\(|yaml\.load\s*\((?!.*SafeLoader)|"
     r"\b(?:api[_-]?key|secret|password|passwd|credential|access[_-]?token|auth[_-]?token|private[_-]?key)\b|"
     r"verify\s*=\s*False|trust_remote_code\s*=\s*True",
     re.I,
