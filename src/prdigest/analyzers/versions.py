@@ -51,10 +51,11 @@ FACTS_SCHEMA = 2
 # which their names are public (risks, verdict). tests_ci v12: a Rust source file's own test
 # module (`mod tests`) changed is tests changed (`in_file_tests`), so no missing test is claimed,
 # and (verdict v13) its lines are not core logic; symbols v9: no code edit, key-code excerpt or
-# file weight is read from it.
+# file weight is read from it. files v6: test code kept in the source tree (`test_utils/`,
+# `test_helpers`) is tests, not core logic.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
-    "files": "5",
+    "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
     "symbols": "9",

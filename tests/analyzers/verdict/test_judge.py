@@ -106,7 +106,7 @@ def test_a_title_that_only_names_a_bug_class_is_not_told_as_a_fix() -> None:
 def test_a_test_typed_title_s_bug_class_is_the_tests() -> None:
     # "test(gin): resolve race conditions in integration tests" read "It fixes a concurrency bug".
     lines = ["+func waitForServer(t *testing.T) {", "+\tfor !ready() {", "+\t\ttime.Sleep(ms)", "+\t}", "+}"]
-    files = [_changed("test_helpers.go", lines)]
+    files = [_changed("server/wait.go", lines)]
     assert "fix" not in _codes(_facts("test(server): resolve race conditions in integration tests", files))
     assert "fix" in _codes(_facts("server: resolve race conditions in integration tests", files))
 

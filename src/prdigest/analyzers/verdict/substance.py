@@ -69,7 +69,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             per_file[change.path] += max(0, counted.code - _test_module_lines(change, own_tests))
         quiet += counted.quiet
         versions += counted.version
-    moved_names = _moved_names(symbols)
+    moved_names = _moved_names(symbols, set(core))
     local = _local_names(symbols)
     public = tuple(
         dict.fromkeys(
@@ -80,7 +80,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             and is_public(s.name, s.kind, s.language, s.exported)
             and not any(part.startswith("_") for part in s.name.split("."))  # nor a dunder: told by its class
             and (s.path, s.name) not in local
-            and s.name.rsplit(".", 1)[-1] not in moved_names
+            and _move_key(s.name) not in moved_names
         )
     )
     added_new = len(
@@ -90,7 +90,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             if s.change == "added"
             and s.path in core
             and (s.path, s.name) not in local
-            and s.name.rsplit(".", 1)[-1] not in moved_names
+            and _move_key(s.name) not in moved_names
             and (is_public(s.name, s.kind, s.language, s.exported) or _reach_untold(s))
         }
     )
@@ -148,12 +148,22 @@ def _local_names(symbols: SymbolsFacts) -> set[tuple[str, str]]:
     }
 
 
-def _moved_names(symbols: SymbolsFacts) -> set[str]:
-    """Names removed in one file and added in another: moved definitions."""
+def _move_key(name: str) -> str:
+    """A definition's name as a move keeps it: its last part, with or without a leading
+    underscore (a function moved and made private in the move is still moved)."""
+    short = name.rsplit(".", 1)[-1]
+    return short.lstrip("_") or short
+
+
+def _moved_names(symbols: SymbolsFacts, core: set[str]) -> set[str]:
+    """Names removed in one core file and added in another: moved definitions of the code
+    (tests moved between test files restructure the tests, not the code)."""
     added: dict[str, set[str]] = {}
     removed: dict[str, set[str]] = {}
     for s in symbols.symbols:
-        short = s.name.rsplit(".", 1)[-1]
+        if s.path not in core:
+            continue
+        short = _move_key(s.name)
         if s.change == "added":
             added.setdefault(short, set()).add(s.path)
         elif s.change == "removed":
@@ -162,5 +172,5 @@ def _moved_names(symbols: SymbolsFacts) -> set[str]:
 
 
 def _mostly_moved(path: str, symbols: SymbolsFacts, moved: set[str]) -> bool:
-    mine = [s.name.rsplit(".", 1)[-1] for s in symbols.symbols if s.path == path and s.change == "added"]
+    mine = [_move_key(s.name) for s in symbols.symbols if s.path == path and s.change == "added"]
     return bool(mine) and sum(1 for name in mine if name in moved) * 2 >= len(mine)
