@@ -52,13 +52,14 @@ FACTS_SCHEMA = 2
 # module (`mod tests`) changed is tests changed (`in_file_tests`), so no missing test is claimed,
 # and (verdict v13) its lines are not core logic; symbols v9: no code edit, key-code excerpt or
 # file weight is read from it. files v6: test code kept in the source tree (`test_utils/`,
-# `test_helpers`) is tests, not core logic.
+# `test_helpers`) is tests, not core logic. symbols v10: a JavaScript/TypeScript function
+# assigned to a member (`module.exports = function f`, `A.prototype.m = …`) is a definition.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "1",
     "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
-    "symbols": "9",
+    "symbols": "10",
     "references": "8",
     "discussion": "3",
     "risks": "10",

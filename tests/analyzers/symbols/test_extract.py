@@ -203,3 +203,39 @@ def test_broken_and_odd_sources_do_not_crash() -> None:
     assert extract_definitions("x" * (MAX_PARSE_CHARS + 1), "python") == []
     lone_surrogate = "def f():\n    return '\udcff'\n"
     assert names(lone_surrogate, "python") == {"f": "function"}
+
+
+COMMONJS = """'use strict';
+var utils = require('./utils');
+
+module.exports = function xhrAdapter(config) {
+  request.onerror = function handleError() {
+    reject(config);
+  };
+};
+
+function Axios(config) {}
+
+Axios.prototype.request = function request(config) {
+  return config;
+};
+
+utils.forEach = function forEach(obj, fn) {};
+exports.settle = function (resolve) {};
+module.exports = function () {};
+module.exports = Axios;
+"""
+
+
+def test_javascript_functions_assigned_to_members_and_what_they_export() -> None:
+    # CommonJS code defines by assignment: a report named the file (`lib/adapters/xhr.js`)
+    # where `xhrAdapter` changed, and could not tell what the module hands out.
+    found = {d.name: (d.kind, d.start_line, d.exported) for d in extract_definitions(COMMONJS, "javascript")}
+    assert found == {
+        "xhrAdapter": ("function", 4, True),
+        "xhrAdapter.request.onerror": ("function", 5, False),
+        "Axios": ("function", 10, True),
+        "Axios.request": ("method", 12, True),
+        "utils.forEach": ("function", 16, False),
+        "settle": ("function", 17, True),
+    }

@@ -165,8 +165,30 @@ def _describe_js(node: tree_sitter.Node, in_container: bool) -> _Named | None:
         return _Named(_field_text(node, "property"), "method", None, False)
     if node.type in ("method_definition", "public_field_definition"):
         return _Named(_field_text(node, "name"), "method", None, False)
+    if node.type == "assignment_expression":
+        return _js_assigned(node)
     kind = "method" if in_container else "function"
     return _Named(_field_text(node, "name"), kind, None, False)
+
+
+def _js_assigned(node: tree_sitter.Node) -> _Named | None:
+    """A function assigned to a member (CommonJS and pre-class code): ``module.exports =
+    function httpAdapter() {}`` is ``httpAdapter``, ``exports.settle = …`` is ``settle``,
+    ``Axios.prototype.request = …`` is the method ``Axios.request``, ``utils.merge = …`` is
+    ``utils.merge``; an anonymous function handed to ``module.exports`` has no name to tell."""
+    target = _text(node.child_by_field_name("left"))
+    if target == "module.exports":
+        name = _field_text(node.child_by_field_name("right") or node, "name")
+        return _Named(name, "function", None, False) if name else None
+    for prefix in ("module.exports.", "exports."):
+        if target.startswith(prefix):
+            return _Named(target[len(prefix) :], "function", None, False)
+    owner, _, member = target.rpartition(".")
+    if not owner or not member:
+        return None
+    if owner.endswith(".prototype"):
+        return _Named(f"{owner[: -len('.prototype')]}.{member}", "method", None, False)
+    return _Named(target, "function", None, False)
 
 
 def _rust_exported(node: tree_sitter.Node, parent: Definition | None) -> bool | None:
@@ -196,6 +218,13 @@ def _js_exported(node: tree_sitter.Node, parent: Definition | None, listed: froz
         if any(c.type == "accessibility_modifier" and c.text in (b"private", b"protected") for c in node.children):
             return False
         return bool(parent is not None and parent.exported)
+    if node.type == "assignment_expression":
+        # `module.exports = f`, `exports.f = …` hand it out; `Owner.prototype.m = …` and
+        # `owner.m = …` are as exported as their owner
+        target = _text(node.child_by_field_name("left"))
+        if target == "module.exports" or target.startswith(("module.exports.", "exports.")):
+            return parent is None
+        return parent is None and target.split(".", 1)[0] in listed
     outer = node.parent
     if node.type == "variable_declarator" and outer is not None:
         outer = outer.parent  # the lexical or variable declaration holding it

@@ -53,6 +53,7 @@ _JS_DEFS = """
 (method_definition) @def
 (variable_declarator name: (identifier) value: [(arrow_function) (function_expression)]) @def
 (field_definition property: (_) value: [(arrow_function) (function_expression)]) @def
+(assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @def
 """
 _TS_DEFS = """
 (function_declaration) @def
@@ -62,6 +63,7 @@ _TS_DEFS = """
 (method_definition) @def
 (variable_declarator name: (identifier) value: [(arrow_function) (function_expression)]) @def
 (public_field_definition name: (_) value: [(arrow_function) (function_expression)]) @def
+(assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @def
 (interface_declaration) @def
 (enum_declaration) @def
 (internal_module body: (_)) @scope
