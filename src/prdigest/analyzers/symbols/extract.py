@@ -209,8 +209,8 @@ def _rust_exported(node: tree_sitter.Node, parent: Definition | None) -> bool | 
 def _js_exported(node: tree_sitter.Node, parent: Definition | None, listed: frozenset[str]) -> bool | None:
     """``export``ed (``export function f``, ``export const f = () => …``, ``export class C``)
     or, at the top level, named by an export apart from it (``listed``: ``export default C``,
-    ``export {f}``, CommonJS ``module.exports``); a class member is as
-    exported as its class unless private (``#name``, ``private``, ``protected``)."""
+    ``export {f}``, CommonJS ``module.exports``); a class member is as exported as its class
+    unless private (``#name``, ``private``, ``protected``)."""
     if node.type in ("method_definition", "public_field_definition", "field_definition"):
         name = node.child_by_field_name("name") or node.child_by_field_name("property")
         if name is not None and name.type == "private_property_identifier":

@@ -30,7 +30,7 @@ class Substance:
     # (`symbol_names.is_public`; none where names do not tell), not nested in a function,
     # not moved ones
     public_added: tuple[str, ...] = ()
-    moved: int = 0  # definitions removed in one place and added under the same name in another
+    moved: int = 0  # definitions removed in one core file and added under the same name (a leading _ aside) in another
     # other definitions added in core files that callers can or may reach (public names, and
     # those whose reach the file does not tell: a Rust trait impl's methods, C++), not moved
     added_new: int = 0
