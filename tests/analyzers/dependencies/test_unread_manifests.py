@@ -10,6 +10,8 @@ import pytest
 from tests.helpers.analyzed import analyzed_history, stored_facts
 from tests.helpers.gitrepo import GitRepoBuilder
 
+from prdigest.analyzers.dependencies.sources import UNREAD_MANIFESTS, unread_manifest
+from prdigest.analyzers.file_rules import rules_for
 from prdigest.pipeline.report import report_for
 from prdigest.render.formats import report_format
 from prdigest.store import Store
@@ -56,3 +58,12 @@ def test_other_changes_still_say_they_reach_no_user(store: Store) -> None:
     assert facts.dependencies.findings == []
     report = report_format("md").render(report_for(store, REPO, README, CATALOG.lang("en"), "full", None))
     assert "No direct effect on users" in report
+
+
+@pytest.mark.parametrize("name", sorted(UNREAD_MANIFESTS | {"widgets.gemspec"}))
+def test_the_file_rules_and_the_dependencies_analyzer_name_the_same_manifests(name: str) -> None:
+    # Two lists of one thing: the rules class a manifest, the analyzer says it was not read.
+    for path in (name, f"site/{name}"):
+        found = rules_for(None).classify(path)
+        assert (found.category, found.module) == ("config", "dependency config"), path
+        assert unread_manifest(path)

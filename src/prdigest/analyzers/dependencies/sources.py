@@ -79,29 +79,31 @@ _REQUIREMENTS_NAME = re.compile(r"(?:^|[-_.])requirements(?:[-_.]|$)")
 
 
 # Dependency manifests of other ecosystems: what they declare is not read (see
-# `unread_manifest`), and a report says so instead of "no effect on users".
-_UNREAD_MANIFESTS = frozenset(
+# `unread_manifest`), and a report says so instead of "no effect on users". The default file
+# rules class the same names as dependency config (a test keeps the two lists together).
+UNREAD_MANIFESTS = frozenset(
     {
         "go.mod",
         "package.json",
-        "cargo.toml",
-        "gemfile",
+        "Cargo.toml",
+        "Gemfile",
         "composer.json",
         "pom.xml",
         "build.gradle",
         "build.gradle.kts",
-        "package.swift",
+        "Package.swift",
         "pubspec.yaml",
         "mix.exs",
     }
 )
+_UNREAD_LOWER = frozenset(name.lower() for name in UNREAD_MANIFESTS)
 
 
 def unread_manifest(path: str) -> bool:
     """A dependency manifest whose format this analyzer does not read (``go.mod``,
     ``package.json``, ``Cargo.toml``, ``*.gemspec`` ...)."""
     name = PurePosixPath(path).name.lower()
-    return name in _UNREAD_MANIFESTS or name.endswith(".gemspec")
+    return name in _UNREAD_LOWER or name.endswith(".gemspec")
 
 
 def source_kind_of(path: str) -> SourceKind | None:

@@ -275,9 +275,15 @@ def _fix(pr: PullRequest, refs: ReferencesFacts, tests: TestsCIFacts, substance:
             weight,
             _ev(template, fix_kind=severity.kind, quote=severity.quote),
         )
-    tested = tests.test_files or tests.in_file_tests
+    tested = _tested_in(tests)
     if is_fix(pr, refs) and tests.tests_changed and tested:
         add("fix", "the fix is tested", FIX_TESTED_WEIGHT, _ev("fix.tested", paths=tested[:3]))
+
+
+def _tested_in(tests: TestsCIFacts) -> list[str]:
+    """Where the tests that came with the change are: its test files, else the source files
+    whose own test module changed (Rust's `mod tests`)."""
+    return tests.test_files or tests.in_file_tests
 
 
 def _ref(pr: PullRequest, ref: Reference) -> str:
@@ -295,7 +301,7 @@ def _lineage(pr: PullRequest, tests: TestsCIFacts, refs: ReferencesFacts, substa
         template = "lineage.restores-after-revert" if told else "lineage.restores"
         items = [_ev(template, refs=targets, reverts=reverts)]
         detail = f"restores {', '.join(targets)}" + (f" (reverted in {', '.join(reverts)})" if reverts else "")
-        tested = tests.test_files or tests.in_file_tests
+        tested = _tested_in(tests)
         if tests.tests_changed and tested:
             weight += RESTORE_TESTED_WEIGHT
             items.append(_ev("lineage.fix-tested", paths=tested[:3]))

@@ -71,29 +71,19 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         versions += counted.version
     moved_names = _moved_names(symbols, set(core))
     local = _local_names(symbols)
-    public = tuple(
-        dict.fromkeys(
-            s.name
-            for s in symbols.symbols
-            if s.change == "added"
-            and s.path in core
-            and is_public(s.name, s.kind, s.language, s.exported)
-            and not any(part.startswith("_") for part in s.name.split("."))  # nor a dunder: told by its class
-            and (s.path, s.name) not in local
-            and _move_key(s.name) not in moved_names
-        )
-    )
-    added_new = len(
-        {
-            s.name
-            for s in symbols.symbols
-            if s.change == "added"
-            and s.path in core
-            and (s.path, s.name) not in local
-            and _move_key(s.name) not in moved_names
-            and (is_public(s.name, s.kind, s.language, s.exported) or _reach_untold(s))
-        }
-    )
+    # definitions the PR adds to the code, closures and moves aside
+    fresh = [
+        s
+        for s in symbols.symbols
+        if s.change == "added"
+        and s.path in core
+        and (s.path, s.name) not in local
+        and _move_key(s.name) not in moved_names
+    ]
+    reachable = [s for s in fresh if is_public(s.name, s.kind, s.language, s.exported)]
+    # nor a dunder among the public names: told by its class
+    public = tuple(dict.fromkeys(s.name for s in reachable if not any(p.startswith("_") for p in s.name.split("."))))
+    added_new = len({s.name for s in reachable} | {s.name for s in fresh if _reach_untold(s)})
     new_modules = tuple(
         f.path
         for f in core.values()
