@@ -124,33 +124,54 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: the config file is not UTF-8 text (bad byte at offset {exc.start})") from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}, line {line}: the config file is not UTF-8 text (bad byte at offset {exc.start})"
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    check_known_keys(data, path)
+    check_known_keys(data, path, text)
     return data
 
 
-def check_known_keys(data: Mapping[str, Any], path: Path) -> None:
-    """Raise ConfigError for the first unknown key, naming the closest known one."""
+def check_known_keys(data: Mapping[str, Any], path: Path, text: str = "") -> None:
+    """Raise ConfigError for the first unknown key, naming its line and the closest known one."""
     for table, known in KNOWN_KEYS.items():
         values = data if not table else data.get(table)
         if not isinstance(values, Mapping):
             continue  # a non-table is reported by _table with its own message
         for key in values:
             if key not in known:
-                raise ConfigError(_unknown_key_message(path, table, str(key), known))
+                raise ConfigError(_unknown_key_message(path, table, str(key), known, _line_of(text, table, str(key))))
 
 
-def _unknown_key_message(path: Path, table: str, key: str, known: frozenset[str]) -> str:
+def _line_of(text: str, table: str, key: str) -> int | None:
+    """The line where `key` is set in `table` (a key or a table header of that name)."""
+    current = ""
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        line = raw_line.strip()
+        if line.startswith("["):
+            header = line.strip("[] \t").split("#", 1)[0].strip()
+            if not table and header.split(".", 1)[0].strip().strip("\"'") == key:
+                return number
+            current = header
+            continue
+        name = line.split("=", 1)[0].strip().strip("\"'") if "=" in line else None
+        if name == key and current == table:
+            return number
+    return None
+
+
+def _unknown_key_message(path: Path, table: str, key: str, known: frozenset[str], line: int | None) -> str:
     import difflib  # only for this message: every command reads the config at start
 
     where = f"[{table}] " if table else ""
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     hint = f"did you mean {close[0]}?" if close else f"known keys: {', '.join(sorted(known))}"
-    return f"{path}: unknown key {where}{key}; {hint}"
+    at = f", line {line}" if line is not None else ""
+    return f"{path}{at}: unknown key {where}{key}; {hint}"
 
 
 def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | None = None) -> Settings:

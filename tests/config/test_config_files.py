@@ -23,7 +23,8 @@ def _write(tmp_path: Path, content: bytes) -> Path:
 
 def test_a_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     path = _write(tmp_path, b'[llm]\nmodel = "caf\xe9"\n')
-    with pytest.raises(ConfigError, match=r"not UTF-8 text \(bad byte at offset 18\)") as info:
+    said = r"line 2: the config file is not UTF-8 text \(bad byte at offset 18\)"
+    with pytest.raises(ConfigError, match=said) as info:
         load_settings({"PRDIGEST_CONFIG": str(path)})
     assert str(path) in str(info.value)
 
@@ -31,17 +32,18 @@ def test_a_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ('[llm]\nbasse_url = "http://x/v1"\n', "unknown key [llm] basse_url; did you mean base_url?"),
-        ('[github]\ntokn = "t"\n', "unknown key [github] tokn; did you mean token?"),
-        ('[lmm]\nmodel = "m"\n', "unknown key lmm; did you mean llm?"),
-        ("[llm]\nzzz = 1\n", "unknown key [llm] zzz; known keys: api_key, base_url, concurrency,"),
+        ('[llm]\nbasse_url = "http://x/v1"\n', "line 2: unknown key [llm] basse_url; did you mean base_url?"),
+        ('[github]\ntoken = "t"\n\n[llm]\n"model" = "m"\ntokn = "t"\n', "line 6: unknown key [llm] tokn; known keys"),
+        ('[github]\ntokn = "t"\n', "line 2: unknown key [github] tokn; did you mean token?"),
+        ('[llm]\nmodel = "m"\n[lmm]\nmodel = "m"\n', "line 3: unknown key lmm; did you mean llm?"),
+        ("[llm]\nzzz = 1\n", "line 2: unknown key [llm] zzz; known keys: api_key, base_url, concurrency,"),
     ],
 )
 def test_unknown_keys_name_the_closest_known_one(tmp_path: Path, content: str, expected: str) -> None:
     path = _write(tmp_path, content.encode())
     with pytest.raises(ConfigError) as info:
         load_settings({"PRDIGEST_CONFIG": str(path)})
-    assert str(info.value).startswith(f"{path}: {expected}")
+    assert str(info.value).startswith(f"{path}, {expected}")
 
 
 def test_every_documented_key_is_accepted(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from prdigest.models import PullRequest
 from prdigest.store import Store
+from prdigest.store.record_batches import Batch, write_in_batches
 from prdigest.store.testing import engine_of
 
 
@@ -20,11 +21,12 @@ def _prs(count: int, *, fail_after: int | None = None) -> Iterator[PullRequest]:
         yield PullRequest(repository="org/proj", number=number, title=f"PR {number}", body="x" * number)
 
 
-def test_batches_handed_over_before_a_source_error_are_committed(tmp_path: Path) -> None:
+def test_every_record_read_before_a_source_error_is_committed(tmp_path: Path) -> None:
     with Store.open(f"sqlite:///{tmp_path / 'p.db'}") as store:
         with pytest.raises(RuntimeError, match="the source broke"):
             store.upsert_prs(_prs(500, fail_after=250), batch_size=100)
-        assert store.count_prs() == 200  # two full batches; the third was never complete
+        # two full batches, and the 50 records of the third read before the source broke
+        assert store.count_prs() == 250
 
 
 def test_callbacks_come_in_order_on_the_callers_thread(tmp_path: Path) -> None:
@@ -55,17 +57,16 @@ def test_a_database_error_in_the_writer_reaches_the_caller(tmp_path: Path) -> No
             store.upsert_prs(_prs(10), batch_size=3)
 
 
-def test_a_batch_closes_at_its_byte_bound_too(tmp_path: Path) -> None:
+def test_a_batch_closes_at_its_byte_bound_too() -> None:
     # Big records (whole file contents) must not make a 200-record batch hundreds of MB:
-    # with a 20 kB bound, 3 records of ~9 kB close a batch, as the committed count shows
-    # when the source fails after 7 records.
-    def big(count: int) -> Iterator[PullRequest]:
-        for number in range(1, count + 1):
-            if number > 7:
-                raise RuntimeError("the source broke")
-            yield PullRequest(repository="org/proj", number=number, title="big", body="y" * 9000)
+    # with a 20 kB bound, 3 records of ~9 kB close a batch.
+    records = [PullRequest(repository="org/proj", number=n, title="big", body="y" * 9000) for n in range(1, 8)]
+    batches: list[list[int]] = []
 
-    with Store.open(f"sqlite:///{tmp_path / 'p.db'}") as store:
-        with pytest.raises(RuntimeError, match="the source broke"):
-            store.upsert_prs(big(10), batch_size=200, batch_bytes=20_000)
-        assert store.count_prs() == 6  # two batches of three; the seventh record never closed one
+    def write(batch: Batch[PullRequest]) -> list[tuple[PullRequest, str]]:
+        batches.append([pr.number for pr, _json in batch])
+        return [(pr, "inserted") for pr, _json in batch]
+
+    stats = write_in_batches(records, write, threaded=True, batch_size=200, batch_bytes=20_000, on_record=None)
+    assert batches == [[1, 2, 3], [4, 5, 6], [7]]
+    assert stats.inserted == 7

@@ -7,18 +7,19 @@ of what was never fetched.
   shallow clone's cut-off, or a GitHub PR listing no file while saying it changed some),
   "partial" when it listed fewer than it says the PR changed (GitHub stops at 3,000 files);
   a truncated *patch* of a listed file does not make the list partial.
-- Gaps: the codes of both, with the source's own `PullRequest.incomplete` reasons.
+- Gaps: the codes of both, with the source's own `PullRequest.incomplete` reasons (one
+  vocabulary: `GapCode`). A PR landed in several commits of one number ("number-collision")
+  has a partial list, and the parts not read are named.
 """
 
 from __future__ import annotations
-
-from typing import cast
 
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import CoverageFacts, FileListState, GapCode
 from prdigest.models.pullrequest import IncompleteReason, PullRequest
+from prdigest.models.states import CoverageGap
 
 # Sources that hold no review data at all.
 _NO_REVIEW_DATA = frozenset({"git"})
@@ -30,6 +31,9 @@ def file_list_state(pr: PullRequest) -> FileListState:
     expected = pr.changed_files_count
     if IncompleteReason.SHALLOW_BOUNDARY.value in pr.incomplete:
         return "unknown"
+    if IncompleteReason.NUMBER_COLLISION.value in pr.incomplete:
+        # A part of the PR landed in another commit whose files are not in the list.
+        return "partial"
     if expected is not None and expected > listed:
         return "unknown" if listed == 0 else "partial"
     if expected is None and pr.files_truncated:
@@ -45,12 +49,16 @@ def holds_review_data(pr: PullRequest) -> bool:
 
 def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     state = file_list_state(pr)
-    gaps: list[GapCode] = [cast(GapCode, reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
-    if state == "partial":
-        gaps.append("file-list-truncated")
-    elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY.value not in pr.incomplete:
-        gaps.append("file-list-missing")
+    # A source's reason prdigest does not know (a newer source's) is not told: say less.
+    gaps: list[GapCode] = [IncompleteReason(reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
+    if state == "partial" and IncompleteReason.NUMBER_COLLISION not in gaps:
+        gaps.append(CoverageGap.FILE_LIST_TRUNCATED)
+    elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY not in gaps:
+        gaps.append(CoverageGap.FILE_LIST_MISSING)
+    parts = [c for c in pr.same_number_commits if c.files_changed and not c.another_pr]
     return CoverageFacts(
+        missing_commits=[c.sha for c in parts],
+        missing_files=sum(c.files_changed for c in parts),
         review_data=holds_review_data(pr),
         file_list=state,
         files_listed=len(pr.files),

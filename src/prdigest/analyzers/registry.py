@@ -70,9 +70,9 @@ def run_all(pr: PullRequest, registry: Registry, context: AnalysisContext) -> Fa
             results[analyzer.name] = analyzer.run(pr, context.with_results(results))
         except AnalysisError:
             raise
-        except Exception as exc:  # an analyzer bug must name the PR and analyzer
+        except Exception as exc:  # an analyzer bug must name the PR, the step and what to do
             CTRL_C.raise_if_pressed()
-            raise AnalysisError(f"analyzer {analyzer.name} failed on {pr.ref}: {exc!r}") from exc
+            raise AnalysisError(analyzer_failure(pr.ref, analyzer.name, exc)) from exc
     return Facts(
         repository=pr.repository,
         number=pr.number,
@@ -87,3 +87,27 @@ def build_registry(analyzers: Iterable[Analyzer]) -> Registry:
     for analyzer in analyzers:
         registry.register(analyzer)
     return registry
+
+
+def analyzer_failure(ref: str, step: str, exc: BaseException) -> str:
+    """One line: which PR, which analyzer, why (never a multi-line dump), and what to do."""
+    return (
+        f"{ref}: the {step} analyzer failed ({one_line_reason(exc)}); this is a prdigest bug, not "
+        f"your data's fault: the other pull requests are analyzed. Report it with the output of "
+        f"`prdigest show {ref} --json`"
+    )
+
+
+def one_line_reason(exc: BaseException, limit: int = 240) -> str:
+    """The exception's kind and first line; a pydantic error's first problem and where it was."""
+    errors = getattr(exc, "errors", None)
+    title = getattr(exc, "title", None)
+    if callable(errors) and isinstance(title, str):  # a pydantic ValidationError, not imported
+        first = (errors() or [{}])[0]
+        # the field's path, without the union members pydantic tried (str-enum[...])
+        where = ".".join(str(part) for part in first.get("loc", ()) if "[" not in str(part))
+        text = f"{title} {where}: {first.get('msg', '')}".strip()
+    else:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"

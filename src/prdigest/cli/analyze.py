@@ -83,6 +83,12 @@ def analyze(
     for failure in stats.failed[:20]:
         click.echo(f"error: {failure}", err=True)
     if stats.failed:
+        more = f" ({len(stats.failed) - 20} more not shown)" if len(stats.failed) > 20 else ""
+        click.echo(
+            f"error: {plural(len(stats.failed), 'pull request')} could not be analyzed{more}; their earlier facts, "
+            "if any, are unchanged and every other pull request's facts are stored",
+            err=True,
+        )
         raise SystemExit(6)
 
 

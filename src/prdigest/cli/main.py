@@ -45,10 +45,16 @@ class ClosedPipe(Exception):
     the reader's choice, not our failure, so `main` ends quietly with 0 as Unix tools do."""
 
 
+_ASKS_FOR_HELP = "prdigest.asks_for_help"
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        # The arguments after the group's own, read before click hands them to the command.
+        rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]
+        ctx.meta[_ASKS_FOR_HELP] = any(arg in ctx.help_option_names for arg in rest)
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -80,13 +86,25 @@ def _module_exists(module: str) -> bool:
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="prdigest")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """prdigest: understand pull requests.
 
     Sync pull requests from a git clone or GitHub, extract facts with deterministic
     analyzers, and publish full and brief reports and a reading feed in Chinese and
     English. The database is SQLite by default (see --db / PRDIGEST_DB on each command).
     """
+    if not _asks_for_help(ctx):
+        # Every command reads the configuration first, so a broken file is told at once
+        # (exit 2, naming the file, line and key), not only by the commands that use it.
+        from prdigest.config import load_settings
+
+        load_settings()
+
+
+def _asks_for_help(ctx: click.Context) -> bool:
+    """`prdigest CMD --help` explains itself even when the configuration is broken."""
+    return bool(ctx.meta.get(_ASKS_FOR_HELP))
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -84,7 +84,7 @@ def sync_git(
         f"({inserted} new, {updated} updated, {kept} unchanged)"
     )
     if source.counters.collisions:
-        click.echo(_collision_summary(source.counters.collisions))
+        click.echo(_collision_summary(source.counters.collisions, source.counters.collisions_kept_by))
     if source.shallow is not None:
         click.echo(_shallow_warning(path, source.incomplete_numbers), err=True)
     if source.counters.invalid_utf8_files:
@@ -97,19 +97,33 @@ def sync_git(
 
 _RESOLUTIONS = {
     "empty-commit-skipped": "an empty commit passed over for the one with the diff",
-    "newest-of-several-kept": "several commits with diffs: the newest kept, the others noted, marked incomplete",
+    "same-pr-in-several-commits": "one PR landed in several commits of one title: one kept, the part not read "
+    "named, marked incomplete",
+    "another-pr-same-number": "another pull request carrying the same number (an older or merged-in history, "
+    "a commit citing an issue): noted, not a gap",
     "all-empty-newest-kept": "only empty commits: the newest kept",
 }
 
 
-def _collision_summary(collisions: dict[str, list[int]]) -> str:
-    """``number collisions: 3 PR numbers on several commits (2 …: #4, #9; 1 …: #12)``."""
+_KEPT_BY = {
+    "pull-ref": "its refs/pull/N/head",
+    "neighbouring-numbers": "when the numbers around it landed",
+    "newest-with-diff": "the newest commit with a diff",
+}
+
+
+def _collision_summary(collisions: dict[str, list[int]], kept_by: dict[str, list[int]]) -> str:
+    """``number collisions: 3 PR numbers on several commits (2 …: #4, #9; 1 …: #12); the
+    record chosen by …``."""
     total = sum(len(numbers) for numbers in collisions.values())
     parts = []
     for resolution, numbers in sorted(collisions.items()):
         shown = ", ".join(f"#{n}" for n in sorted(numbers)[:10]) + (", …" if len(numbers) > 10 else "")
         parts.append(f"{len(numbers)} {_RESOLUTIONS.get(resolution, resolution)}: {shown}")
-    return f"number collisions: {plural(total, 'PR number')} carried by several commits ({'; '.join(parts)})"
+    chosen = "; ".join(f"{len(numbers)} by {_KEPT_BY.get(way, way)}" for way, numbers in sorted(kept_by.items()))
+    return f"number collisions: {plural(total, 'PR number')} carried by several commits ({'; '.join(parts)})" + (
+        f"; the record's commit chosen {chosen}" if chosen else ""
+    )
 
 
 def _shallow_warning(path: Path, numbers: list[int]) -> str:

@@ -13,8 +13,9 @@ from prdigest.facts_view.evidence import fill
 from prdigest.models.facts import EvidenceParams, Facts
 from prdigest.words import Labels
 
-# File-list gaps, most telling first; each has a sentence in the labels' [gaps] table.
-_FILE_GAPS = ("shallow-clone-boundary", "file-list-missing", "file-list-truncated")
+# File-list gaps, most telling first; each has a sentence in the labels' [gaps] table, as
+# has every other gap code (`GapCode`; tests/words keep the tables complete).
+_FILE_GAPS = ("shallow-clone-boundary", "number-collision", "file-list-missing", "file-list-truncated")
 
 
 def review_data_available(facts: Facts) -> bool:
@@ -27,8 +28,14 @@ def files_known(facts: Facts) -> bool:
 
 
 def _params(facts: Facts) -> EvidenceParams:
-    expected = facts.coverage.files_expected
-    return {"listed": str(facts.coverage.files_listed), "expected": str(expected) if expected else ""}
+    coverage = facts.coverage
+    expected = coverage.files_expected
+    return {
+        "listed": str(coverage.files_listed),
+        "expected": str(expected) if expected else "",
+        "sha": [sha[:7] for sha in coverage.missing_commits],
+        "files": str(coverage.missing_files) if coverage.missing_files else "",
+    }
 
 
 def file_gap_notes(facts: Facts, lab: Labels) -> list[str]:
@@ -46,8 +53,7 @@ def gap_notes(facts: Facts, lab: Labels, *, with_review_data: bool = True) -> li
     ``with_review_data=False`` leaves out the review-data gap: for a document that says
     nothing about reviews (the brief report has no discussion section)."""
     notes = file_gap_notes(facts, lab)
-    if "shallow-clone-commits" in facts.coverage.gaps:
-        notes.append(fill("gaps", "shallow-clone-commits", {}, lab, {}))
+    notes.extend(fill("gaps", gap, _params(facts), lab, {}) for gap in facts.coverage.gaps if gap not in _FILE_GAPS)
     if with_review_data and not review_data_available(facts):
         notes.append(fill("gaps", "review_data", {}, lab, {}))
     return notes

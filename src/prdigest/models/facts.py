@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from prdigest.models.factories import new_list
+from prdigest.models.states import CoverageGap, IncompleteReason
 
 FACTS_SCHEMA_VERSION = 2
 
@@ -450,14 +451,9 @@ class VerdictFacts(_Fact):
 
 # --- what the source could see ------------------------------------------------------------
 
-# Why part of a PR is unknown: the codes of `prdigest.models.pullrequest.IncompleteReason`,
-# plus the file-list gaps told apart by the coverage analyzer.
-GapCode = Literal[
-    "shallow-clone-boundary",
-    "shallow-clone-commits",
-    "file-list-truncated",
-    "file-list-missing",
-]
+# Why part of a PR is unknown: the source's own reasons (`IncompleteReason`) and the
+# file-list gaps the coverage analyzer tells apart (`CoverageGap`), one vocabulary.
+GapCode = IncompleteReason | CoverageGap
 FileListState = Literal["complete", "partial", "unknown"]
 
 
@@ -472,6 +468,10 @@ class CoverageFacts(_Fact):
     files_listed: int = 0
     files_expected: int | None = None  # what the source says the PR changed, when it says
     gaps: list[GapCode] = Field(default_factory=new_list)
+    # The PR landed in several commits of one title and number ("number-collision"): the
+    # other parts' SHAs and the files they changed, whose diffs are not in the record.
+    missing_commits: list[str] = Field(default_factory=new_list, exclude_if=lambda value: not value)
+    missing_files: int = Field(default=0, exclude_if=lambda value: not value)
 
     @property
     def files_known(self) -> bool:

@@ -134,18 +134,24 @@ class PlainSameNumberCommit:
     committed_at: datetime | None = None
     subject: str = ""
     files_changed: int = 0
+    another_pr: bool = False
 
     def json(self) -> str:
         return (
             f'{{"sha":{json_text(self.sha)},"committed_at":{json_time(self.committed_at)},'
-            f'"subject":{json_text(self.subject)},"files_changed":{self.files_changed}}}'
+            f'"subject":{json_text(self.subject)},"files_changed":{self.files_changed},'
+            f'"another_pr":{"true" if self.another_pr else "false"}}}'
         )
 
     def to_model(self) -> SameNumberCommit:
         from prdigest.models.pullrequest import SameNumberCommit
 
         return SameNumberCommit(
-            sha=self.sha, committed_at=self.committed_at, subject=self.subject, files_changed=self.files_changed
+            sha=self.sha,
+            committed_at=self.committed_at,
+            subject=self.subject,
+            files_changed=self.files_changed,
+            another_pr=self.another_pr,
         )
 
 

@@ -57,6 +57,9 @@ class SameNumberCommit(_Record):
     committed_at: datetime | None = None
     subject: str = ""
     files_changed: int = 0  # 0: an empty commit
+    # True: another pull request that happens to carry the number (an older history merged
+    # in, a commit citing an issue), not a part of this one (see sources/git/collisions.py).
+    another_pr: bool = False
 
 
 class Review(_Record):

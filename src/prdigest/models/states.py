@@ -26,6 +26,17 @@ class IncompleteReason(StrEnum):
     SHALLOW_BOUNDARY = "shallow-clone-boundary"
     # Some of the commits a merge brought in are cut off by a shallow clone.
     SHALLOW_COMMITS = "shallow-clone-commits"
-    # Another first-parent commit carries the same "(#N)" and changed files too: its diff is
-    # not in this record (see `PullRequest.same_number_commits`).
+    # The PR landed in several first-parent commits with the same title and number, and
+    # another of them changed files too: its diff is not in this record (see
+    # `PullRequest.same_number_commits`). Another PR that only shares the number is no gap.
     NUMBER_COLLISION = "number-collision"
+
+
+class CoverageGap(StrEnum):
+    """File-list gaps the coverage analyzer tells apart from what the source says it listed.
+
+    With `IncompleteReason` these are every code `CoverageFacts.gaps` holds (`GapCode`): one
+    vocabulary, so a reason a source records can always be held and told."""
+
+    FILE_LIST_TRUNCATED = "file-list-truncated"
+    FILE_LIST_MISSING = "file-list-missing"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -134,10 +134,11 @@ def write_in_batches(
     helper thread (see `prdigest.store.store.Store.upsert_prs`)."""
     stats = UpsertStats()
     writer = _BatchWriter(write, stats, threaded=threaded)
+    batch: Batch[R] = []
+    source = _WatchedRecords(records)
     try:
-        batch: Batch[R] = []
         size = 0
-        for record in records:
+        for record in source:
             encoded = record_json(record)
             batch.append((record, encoded))
             size += len(encoded) + text_size(record)
@@ -147,10 +148,37 @@ def write_in_batches(
                 writer.report(on_record)
         if batch:
             writer.submit(batch)
+    except BaseException:
+        # The source failed (git died at a later commit, Ctrl-C): the records it gave before
+        # are whole, so the batch not yet handed over is committed before the error goes on.
+        # The resume state is saved only after a complete sync, so nothing is skipped later.
+        if source.failed and batch:
+            writer.submit(batch)
+        raise
     finally:
         writer.finish()  # batches already handed over are committed, even on an error
     writer.report(on_record)
     return stats
+
+
+class _WatchedRecords(Generic[R]):
+    """The records, remembering whether reading the next one raised (the source failed)."""
+
+    def __init__(self, records: Iterable[R]) -> None:
+        self._records = iter(records)
+        self.failed = False
+
+    def __iter__(self) -> Iterator[R]:
+        return self
+
+    def __next__(self) -> R:
+        try:
+            return next(self._records)
+        except StopIteration:
+            raise
+        except BaseException:
+            self.failed = True
+            raise
 
 
 class _BatchWriter(Generic[R]):

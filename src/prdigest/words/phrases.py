@@ -23,7 +23,7 @@ class Phrases:
     def tables(self) -> WordFile:
         return self.labels.words.file("phrases")
 
-    def say(self, section: str, key: str, **values: object) -> str:
+    def say(self, section: str, key: str, /, **values: object) -> str:
         template = self.tables[section][key]
         if not self.labels.info.space_between_scripts:
             return template.format(**values)

@@ -140,6 +140,7 @@ REASON_TEMPLATES = frozenset(
         "incomplete-data.shallow-clone-boundary",
         "incomplete-data.file-list-missing",
         "incomplete-data.file-list-truncated",
+        "incomplete-data.number-collision",
         "small-change.lines",
         "version-only.lines",
         "no-core.categories",
@@ -531,13 +532,17 @@ def _negatives(
 
 def _incomplete(pr: PullRequest, add: _Add) -> None:
     """Say that the file list is partial or unknown, and why: the verdict rests on what was seen."""
+    params: EvidenceParams = {"listed": str(len(pr.files)), "expected": str(pr.changed_files_count or "")}
     if IncompleteReason.SHALLOW_BOUNDARY.value in pr.incomplete:
         template, detail = "incomplete-data.shallow-clone-boundary", "file list unknown: shallow clone boundary"
+    elif IncompleteReason.NUMBER_COLLISION.value in pr.incomplete:
+        template, detail = "incomplete-data.number-collision", "part of the PR landed in another commit, not read"
+        parts = [c.sha[:7] for c in pr.same_number_commits if c.files_changed and not c.another_pr]
+        params = {"sha": parts}
     elif pr.files:
         template, detail = "incomplete-data.file-list-truncated", "file list truncated by the source"
     else:
         template, detail = "incomplete-data.file-list-missing", "file list missing from the source"
-    params: EvidenceParams = {"listed": str(len(pr.files)), "expected": str(pr.changed_files_count or "")}
     add("incomplete-data", detail, 0.0, Evidence(template=template, params=params))
 
 

@@ -43,6 +43,8 @@ class GitSyncCounters:
     invalid_utf8_files: int = 0
     # Numbers carried by several first-parent commits, by how each was resolved.
     collisions: dict[str, list[int]] = field(default_factory=dict)
+    # The same numbers by the evidence that chose the record's commit (collisions.KeptBy).
+    collisions_kept_by: dict[str, list[int]] = field(default_factory=dict)
 
 
 class GitClone:

@@ -1,10 +1,21 @@
 """Number collisions: several first-parent commits that carry the same ``(#N)``.
 
-A PR landed in two commits, an empty follow-up commit reusing the subject, or an older
-project's history merged in: git alone cannot say which commit "is" #N. The rule, stated
-once here: the newest commit with a real diff is the record; an empty commit never wins over
-one that changed files; every other commit is kept as a note on the record (and the record
-is marked incomplete when a dropped commit changed files too, since its diff is missing).
+A PR landed in two commits, an empty follow-up commit reusing the subject, a commit pushed
+straight to the branch whose subject cites an issue ``(#N)``, or an older project's history
+merged in below, numbered from 1 again: git alone cannot say which commit "is" #N. The
+evidence, strongest first, stated once here:
+
+1. ``refs/pull/N/head``, when the clone fetched it: the merge commit whose second parent it
+   is, else the commit nearest after the head was committed.
+2. The numbers around N: PR numbers grow with time, so the commit nearest to when the
+   neighbouring numbers (those carried by one commit only) landed.
+3. Otherwise the newest commit with a real diff. An empty commit never wins over one that
+   changed files.
+
+Every other commit is then told apart: one with the kept commit's title, landed within
+`SAME_PR_WINDOW` of it, is a part of the same PR (the record is marked incomplete when that
+part changed files, since its diff is not in the record); anything else is another pull
+request that happens to carry the number (noted, never a gap of this PR).
 
 Found by one cheap ``git log --first-parent --format`` over subjects (no patches) before the
 main walk, so the decision is known when the newest commit streams past.
@@ -12,30 +23,48 @@ main walk, so the decision is known when the newest commit streams past.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prdigest.sources.git.pull_refs import PullRef, list_pull_refs
 from prdigest.sources.git.recognize import recognize
 from prdigest.sources.git.runner import PendingGitText, try_git_text
 
 # git processes listing the diffs of colliding commits at the same time.
 _DIFFS_AT_ONCE = 8
+# Two commits of one title this close are one PR landed in parts (a squash and its follow-up).
+SAME_PR_WINDOW = timedelta(days=14)
+# Numbers on each side of N read for when N should have landed, and how many are needed.
+_NEIGHBOURS = 10
+_NEIGHBOURS_NEEDED = 3
+# A pull ref's head is committed before its squash lands; allow for clocks a little off.
+_CLOCK_SLACK = timedelta(hours=1)
 
 if TYPE_CHECKING:  # loaded with the first collision: the listing starts without it
     from prdigest.models.plain_records import PlainSameNumberCommit
 
 
 class Resolution(StrEnum):
-    # An empty commit (no file changed) was passed over for an older one with a real diff.
+    # The other commits are empty (no file changed): nothing is missing.
     EMPTY_SKIPPED = "empty-commit-skipped"
-    # Several commits changed files: the newest is the record, the rest are noted, and the
-    # record is marked incomplete.
-    NEWEST_OF_SEVERAL = "newest-of-several-kept"
+    # Another commit with the same title, landed close by, changed files too: the PR landed
+    # in parts; the kept record is marked incomplete and names the part not read.
+    SAME_PR_PARTS = "same-pr-in-several-commits"
+    # The other commits with diffs are other pull requests carrying the same number (an
+    # older history merged in, a commit citing an issue): noted, not a gap of this PR.
+    ANOTHER_PR = "another-pr-same-number"
     # Every commit was empty: the newest is kept (there is no real diff to prefer).
     ALL_EMPTY = "all-empty-newest-kept"
+
+
+class KeptBy(StrEnum):
+    PULL_REF = "pull-ref"
+    NEIGHBOURS = "neighbouring-numbers"
+    NEWEST = "newest-with-diff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +73,15 @@ class Collision:
     kept: str  # the SHA that becomes the record
     others: tuple[PlainSameNumberCommit, ...]
     resolution: Resolution
+    kept_by: KeptBy = KeptBy.NEWEST
+
+
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    sha: str
+    when: datetime
+    subject: str
+    parents: tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -66,7 +104,7 @@ class CollisionPlan:
 
 def list_subjects(repo: Path, tip: str) -> PendingGitText:
     """Start the subjects listing `plan_collisions` reads (started early, git lists meanwhile)."""
-    return PendingGitText(repo, ["log", "--first-parent", "--format=%H%x1f%ct%x1f%s", tip])
+    return PendingGitText(repo, ["log", "--first-parent", "--format=%H%x1f%ct%x1f%P%x1f%s", tip])
 
 
 def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) -> CollisionPlan:
@@ -77,11 +115,12 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
     plan = CollisionPlan()
     if not listing:
         return plan
-    by_number: dict[int, list[tuple[str, datetime, str]]] = {}
+    by_number: dict[int, list[_Listed]] = {}
     for line in listing.split("\n"):
         sha, _sep, rest = line.partition("\x1f")
         plan.chain.append(sha)
-        stamp, _sep, subject = rest.partition("\x1f")
+        stamp, _sep, rest = rest.partition("\x1f")
+        parents, _sep, subject = rest.partition("\x1f")
         found = recognize(subject)
         if found is None:
             continue
@@ -89,12 +128,96 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
             when = datetime.fromtimestamp(int(stamp), UTC)
         except ValueError:
             continue
-        by_number.setdefault(found.number, []).append((sha, when, subject))
+        by_number.setdefault(found.number, []).append(_Listed(sha, when, subject, tuple(parents.split())))
     colliding = {number: commits for number, commits in by_number.items() if len(commits) > 1}
-    files_changed = _files_changed(repo, [sha for commits in colliding.values() for sha, _when, _subject in commits])
+    if not colliding:
+        return plan
+    landed = _Timeline({number: commits[0].when for number, commits in by_number.items() if len(commits) == 1})
+    refs = {ref.number: ref for ref in list_pull_refs(repo) if ref.number in colliding}
+    files_changed = _files_changed(repo, [c.sha for commits in colliding.values() for c in commits])
     for number, commits in colliding.items():
-        plan.by_number[number] = _decide(number, commits, files_changed)
+        plan.by_number[number] = decide(number, commits, files_changed, refs.get(number), landed.expected(number))
     return plan
+
+
+class _Timeline:
+    """When PR numbers landed, from the numbers carried by one commit only."""
+
+    def __init__(self, landed: dict[int, datetime]) -> None:
+        self._landed = landed
+
+    def expected(self, number: int) -> datetime | None:
+        """When `number` should have landed, judged by its neighbours (None: too few)."""
+        around = [
+            self._landed[n]
+            for n in range(number - _NEIGHBOURS, number + _NEIGHBOURS + 1)
+            if n != number and n in self._landed
+        ]
+        if len(around) < _NEIGHBOURS_NEEDED:
+            return None
+        seconds = statistics.median(moment.timestamp() for moment in around)
+        return datetime.fromtimestamp(seconds, UTC)
+
+
+def decide(
+    number: int,
+    commits: list[_Listed],
+    files_changed: dict[str, int],
+    ref: PullRef | None = None,
+    expected: datetime | None = None,
+) -> Collision:
+    """The commit that is #`number` and what each other one is. `commits` is newest first."""
+    from prdigest.models.plain_records import PlainSameNumberCommit
+
+    real = [c for c in commits if files_changed.get(c.sha, 0) > 0]
+    candidates = real or commits
+    kept, kept_by = _by_pull_ref(candidates, ref), KeptBy.PULL_REF
+    if kept is None and expected is not None and len(candidates) > 1:
+        kept, kept_by = min(candidates, key=lambda c: abs(c.when - expected)), KeptBy.NEIGHBOURS
+    if kept is None:
+        kept, kept_by = candidates[0], KeptBy.NEWEST
+    others = tuple(
+        PlainSameNumberCommit(
+            sha=c.sha,
+            committed_at=c.when,
+            subject=c.subject,
+            files_changed=files_changed.get(c.sha, 0),
+            another_pr=not _same_pr(kept, c),
+        )
+        for c in commits
+        if c.sha != kept.sha
+    )
+    if not real:
+        resolution = Resolution.ALL_EMPTY
+    elif any(o.files_changed and not o.another_pr for o in others):
+        resolution = Resolution.SAME_PR_PARTS
+    elif any(o.files_changed for o in others):
+        resolution = Resolution.ANOTHER_PR
+    else:
+        resolution = Resolution.EMPTY_SKIPPED
+    return Collision(number=number, kept=kept.sha, others=others, resolution=resolution, kept_by=kept_by)
+
+
+def _by_pull_ref(candidates: list[_Listed], ref: PullRef | None) -> _Listed | None:
+    """The commit `refs/pull/N/head` leads to: the merge of it, else the first landed after it."""
+    if ref is None:
+        return None
+    merged = [c for c in candidates if ref.sha in c.parents[1:]]
+    if merged:
+        return merged[0]
+    after = [c for c in candidates if c.when >= ref.committed_at - _CLOCK_SLACK]
+    return min(after, key=lambda c: c.when) if after else None
+
+
+def _same_pr(kept: _Listed, other: _Listed) -> bool:
+    """One PR landed in parts: the same title (the number aside), close in time."""
+    return _title_key(kept.subject) == _title_key(other.subject) and abs(kept.when - other.when) <= SAME_PR_WINDOW
+
+
+def _title_key(subject: str) -> str:
+    found = recognize(subject)
+    title = subject if found is None else (found.branch or found.title)
+    return "".join(ch for ch in title.casefold() if ch.isalnum())
 
 
 def _files_changed(repo: Path, shas: list[str]) -> dict[str, int]:
@@ -108,27 +231,6 @@ def _files_changed(repo: Path, shas: list[str]) -> dict[str, int]:
             for call in calls:
                 call.close()
     return counts
-
-
-def _decide(number: int, commits: list[tuple[str, datetime, str]], files_changed: dict[str, int]) -> Collision:
-    from prdigest.models.plain_records import PlainSameNumberCommit
-
-    # `commits` is newest first (git log order).
-    sized = [(sha, when, subject, files_changed[sha]) for sha, when, subject in commits]
-    real = [item for item in sized if item[3] > 0]
-    kept = real[0] if real else sized[0]
-    if not real:
-        resolution = Resolution.ALL_EMPTY
-    elif len(real) == 1:
-        resolution = Resolution.EMPTY_SKIPPED
-    else:
-        resolution = Resolution.NEWEST_OF_SEVERAL
-    others = tuple(
-        PlainSameNumberCommit(sha=sha, committed_at=when, subject=subject, files_changed=files)
-        for sha, when, subject, files in sized
-        if sha != kept[0]
-    )
-    return Collision(number=number, kept=kept[0], others=others, resolution=resolution)
 
 
 class _FilesChanged:

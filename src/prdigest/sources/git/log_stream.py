@@ -32,6 +32,11 @@ DIFF_FLAGS: tuple[str, ...] = (
 # Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
 PATCH_FLAGS: tuple[str, ...] = ("-p", "--first-parent", "--diff-merges=first-parent", *DIFF_FLAGS, "--encoding=UTF-8")
 _READ_SIZE = 1 << 20
+# git cannot diff a commit whose blobs the clone lacks (a partial clone offline, a damaged copy).
+_MISSING_OBJECT_HINT = (
+    " (the clone lacks that object: a partial clone or a damaged repository; `git fsck` lists what is "
+    "missing, and a full `git fetch` or a fresh clone restores it; the pull requests read before it are kept)"
+)
 _QUEUED_CHUNKS = 16
 
 
@@ -89,7 +94,9 @@ class LogStream:
         self._finished = True
         code, stderr = self._stop_git()
         if code != 0:
-            raise SourceError(f"git log failed in {self.repo}: {first_line(stderr)}")
+            said = first_line(stderr)
+            hint = _MISSING_OBJECT_HINT if "unable to read" in said else ""
+            raise SourceError(f"git log failed in {self.repo}: {said}{hint}")
 
     def _queued_chunks(self) -> Iterator[bytes]:
         while (chunk := self._chunks.get()) is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from prdigest.errors import NoPullRequestsFound
+from prdigest.errors import NoPullRequestsFound, SourceError
 from prdigest.models.plain_records import PlainCommit, PlainPullRequest, PlainSameNumberCommit
 from prdigest.models.states import IncompleteReason, PRState
 from prdigest.sources.git.blob_pipeline import BlobPipeline
@@ -132,7 +132,6 @@ class GitSource(GitClone):
             log.close()
 
     def _merged_from_log(self, reader: CatFile, log: LogStream) -> Generator[PlainPullRequest, None, None]:
-        since = self.options.since
         subjects, self._subjects = self._subjects, None
         self._collisions = plan_collisions(self.repo, self.tip, subjects)
         chain = FirstParentChain(self.repo, self.tip, self._collisions.chain)
@@ -141,28 +140,48 @@ class GitSource(GitClone):
             # Commits whose objects are asked for but not yet read: git looks them up while
             # the next commits are parsed. Bounded, so memory stays flat.
             window: deque[_PendingPR] = deque()
-            for commit in log.commits():
-                self.counters.commits_read += 1
-                found = recognize(commit.message)
-                if found is None:
-                    continue
-                self.counters.pr_commits += 1
-                if self._collisions.skip(found.number, commit.sha):
-                    continue  # another commit of this number is the record (see collisions.py)
-                if found.number in self._seen or (since is not None and commit.committed_at < since):
-                    continue
-                self._seen.add(found.number)
-                self._count_collision(found.number)
-                patch = parse_patch(commit.patch)
-                self.counters.invalid_utf8_files += patch.invalid_utf8_files
-                branch_head = _branch_head(found, commit)
-                if branch_head is not None:
-                    pipeline.request([branch_head])  # taken first, before the contents
-                ticket = contents.ask(patch.files) if contents is not None else None
-                window.append(_PendingPR(commit, found, patch, branch_head, ticket))
-                while window and (len(window) > _WINDOW_COMMITS or pipeline.outstanding > _WINDOW_BLOBS):
+            try:
+                yield from self._walk(log, window, reader, chain, pipeline, contents)
+            except SourceError:
+                # git died at a later commit (an object the clone lacks): the PRs already
+                # read are whole, so they are given before the error goes on.
+                while window:
                     yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
+                raise
             while window:
+                yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
+
+    def _walk(
+        self,
+        log: LogStream,
+        window: deque[_PendingPR],
+        reader: CatFile,
+        chain: FirstParentChain,
+        pipeline: BlobPipeline,
+        contents: PipelinedContents | None,
+    ) -> Generator[PlainPullRequest, None, None]:
+        """The log's PR commits into `window`, yielding the oldest once the window is full."""
+        since = self.options.since
+        for commit in log.commits():
+            self.counters.commits_read += 1
+            found = recognize(commit.message)
+            if found is None:
+                continue
+            self.counters.pr_commits += 1
+            if self._collisions.skip(found.number, commit.sha):
+                continue  # another commit of this number is the record (see collisions.py)
+            if found.number in self._seen or (since is not None and commit.committed_at < since):
+                continue
+            self._seen.add(found.number)
+            self._count_collision(found.number)
+            patch = parse_patch(commit.patch)
+            self.counters.invalid_utf8_files += patch.invalid_utf8_files
+            branch_head = _branch_head(found, commit)
+            if branch_head is not None:
+                pipeline.request([branch_head])  # taken first, before the contents
+            ticket = contents.ask(patch.files) if contents is not None else None
+            window.append(_PendingPR(commit, found, patch, branch_head, ticket))
+            while window and (len(window) > _WINDOW_COMMITS or pipeline.outstanding > _WINDOW_BLOBS):
                 yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
 
     def _merged_pr(
@@ -219,13 +238,16 @@ class GitSource(GitClone):
         collision = self._collisions.notes_for(number)
         if collision is not None:
             self.counters.collisions.setdefault(collision.resolution.value, []).append(number)
+            self.counters.collisions_kept_by.setdefault(collision.kept_by.value, []).append(number)
 
     def _same_number(self, number: int) -> tuple[list[PlainSameNumberCommit], list[str]]:
-        """The other commits of this number, and the incomplete reason when one had a diff."""
+        """The other commits of this number, and the incomplete reason when a part of this
+        same PR (not another PR sharing the number) changed files."""
         collision = self._collisions.notes_for(number)
         if collision is None:
             return [], []
-        reasons = [IncompleteReason.NUMBER_COLLISION.value] if any(c.files_changed for c in collision.others) else []
+        missing = any(c.files_changed and not c.another_pr for c in collision.others)
+        reasons = [IncompleteReason.NUMBER_COLLISION.value] if missing else []
         return list(collision.others), reasons
 
     def _shallow_reasons(self, commit: RawCommit, branch: list[CommitObject], number: int) -> list[str]:
