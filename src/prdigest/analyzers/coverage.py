@@ -51,7 +51,7 @@ def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     state = file_list_state(pr)
     # A source's reason prdigest does not know (a newer source's) is not told: say less.
     gaps: list[GapCode] = [IncompleteReason(reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
-    if state == "partial" and IncompleteReason.NUMBER_COLLISION not in gaps:
+    if state == "partial" and not {IncompleteReason.NUMBER_COLLISION, IncompleteReason.MISSING_OBJECTS} & set(gaps):
         gaps.append(CoverageGap.FILE_LIST_TRUNCATED)
     elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY not in gaps:
         gaps.append(CoverageGap.FILE_LIST_MISSING)

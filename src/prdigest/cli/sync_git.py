@@ -85,6 +85,16 @@ def sync_git(
     )
     if source.counters.collisions:
         click.echo(_collision_summary(source.counters.collisions, source.counters.collisions_kept_by))
+    if source.counters.files_without_contents:
+        numbers = sorted(source.counters.prs_without_contents)
+        shown = ", ".join(f"#{n}" for n in numbers[:10]) + (", …" if len(numbers) > 10 else "")
+        click.echo(
+            f"warning: {path} lacks the contents of {plural(source.counters.files_without_contents, 'file')} "
+            f"(a partial clone offline, or a damaged copy): they are left out of the diffs and "
+            f"{plural(len(numbers), 'pull request')} marked incomplete ({shown}); a full `git fetch` and "
+            "`prdigest sync git --full` read them",
+            err=True,
+        )
     if source.shallow is not None:
         click.echo(_shallow_warning(path, source.incomplete_numbers), err=True)
     if source.counters.invalid_utf8_files:

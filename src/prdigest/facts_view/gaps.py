@@ -15,7 +15,13 @@ from prdigest.words import Labels
 
 # File-list gaps, most telling first; each has a sentence in the labels' [gaps] table, as
 # has every other gap code (`GapCode`; tests/words keep the tables complete).
-_FILE_GAPS = ("shallow-clone-boundary", "number-collision", "file-list-missing", "file-list-truncated")
+_FILE_GAPS = (
+    "shallow-clone-boundary",
+    "number-collision",
+    "missing-objects",
+    "file-list-missing",
+    "file-list-truncated",
+)
 
 
 def review_data_available(facts: Facts) -> bool:

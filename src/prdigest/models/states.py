@@ -30,6 +30,9 @@ class IncompleteReason(StrEnum):
     # another of them changed files too: its diff is not in this record (see
     # `PullRequest.same_number_commits`). Another PR that only shares the number is no gap.
     NUMBER_COLLISION = "number-collision"
+    # The clone lacks the blobs of some files the PR changed (a partial clone offline, a
+    # damaged copy): those files are left out of its diff, and counted in changed_files_count.
+    MISSING_OBJECTS = "missing-objects"
 
 
 class CoverageGap(StrEnum):

@@ -141,6 +141,7 @@ REASON_TEMPLATES = frozenset(
         "incomplete-data.file-list-missing",
         "incomplete-data.file-list-truncated",
         "incomplete-data.number-collision",
+        "incomplete-data.missing-objects",
         "small-change.lines",
         "version-only.lines",
         "no-core.categories",
@@ -539,6 +540,8 @@ def _incomplete(pr: PullRequest, add: _Add) -> None:
         template, detail = "incomplete-data.number-collision", "part of the PR landed in another commit, not read"
         parts = [c.sha[:7] for c in pr.same_number_commits if c.files_changed and not c.another_pr]
         params = {"sha": parts}
+    elif IncompleteReason.MISSING_OBJECTS.value in pr.incomplete:
+        template, detail = "incomplete-data.missing-objects", "the clone lacks some changed files' contents"
     elif pr.files:
         template, detail = "incomplete-data.file-list-truncated", "file list truncated by the source"
     else:

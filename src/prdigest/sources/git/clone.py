@@ -45,6 +45,9 @@ class GitSyncCounters:
     collisions: dict[str, list[int]] = field(default_factory=dict)
     # The same numbers by the evidence that chose the record's commit (collisions.KeptBy).
     collisions_kept_by: dict[str, list[int]] = field(default_factory=dict)
+    # Files whose blobs the clone lacks, left out of the diffs (see missing_objects.py).
+    files_without_contents: int = 0
+    prs_without_contents: list[int] = field(default_factory=list)
 
 
 class GitClone:

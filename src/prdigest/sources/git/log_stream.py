@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import queue
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from prdigest.errors import SourceError
-from prdigest.sources.git.runner import first_line, open_git_stream, widen_pipe
+from prdigest.sources.git.runner import first_line, open_git_stream, try_git_bytes, widen_pipe
 
 LOG_FORMAT = "--format=%x00%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%P%x1f%B%x1e"
 # How every diff is asked for (log and refs alike): plain, unabridged, renames found.
@@ -32,6 +33,8 @@ DIFF_FLAGS: tuple[str, ...] = (
 # Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
 PATCH_FLAGS: tuple[str, ...] = ("-p", "--first-parent", "--diff-merges=first-parent", *DIFF_FLAGS, "--encoding=UTF-8")
 _READ_SIZE = 1 << 20
+# git's words when a diff needs an object the clone does not have.
+_UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})")
 # git cannot diff a commit whose blobs the clone lacks (a partial clone offline, a damaged copy).
 _MISSING_OBJECT_HINT = (
     " (the clone lacks that object: a partial clone or a damaged repository; `git fsck` lists what is "
@@ -54,8 +57,8 @@ class RawCommit:
     patch: bytes
 
 
-def log_command(revision_range: str, extra: Sequence[str] = ()) -> list[str]:
-    return ["log", LOG_FORMAT, *PATCH_FLAGS, *extra, revision_range, "--"]
+def log_command(revision_range: str, extra: Sequence[str] = (), pathspec: Sequence[str] = ()) -> list[str]:
+    return ["log", LOG_FORMAT, *PATCH_FLAGS, *extra, revision_range, "--", *pathspec]
 
 
 def iter_log(repo: Path, revision_range: str, extra: Sequence[str] = ()) -> Iterator[RawCommit]:
@@ -75,11 +78,18 @@ class LogStream:
     ``_QUEUED_CHUNKS`` reads (each at most one pipe's worth), so memory stays flat.
     """
 
-    def __init__(self, repo: Path, revision_range: str, extra: Sequence[str] = ()) -> None:
+    def __init__(
+        self, repo: Path, revision_range: str, extra: Sequence[str] = (), pathspec: Sequence[str] = ()
+    ) -> None:
         self.repo = repo
         self.revision_range = revision_range
         self.extra = tuple(extra)
-        self._process = open_git_stream(repo, log_command(revision_range, extra))
+        self.pathspec = tuple(pathspec)
+        # When git stopped on an object the clone lacks: that object, and the commit whose
+        # diff it was writing (not given: its record may be cut), for the caller to go on.
+        self.unreadable: str | None = None
+        self.stopped_at: str | None = None
+        self._process = open_git_stream(repo, log_command(revision_range, extra, pathspec))
         assert self._process.stdout is not None
         widen_pipe(self._process.stdout)
         self._chunks: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=_QUEUED_CHUNKS)
@@ -89,14 +99,38 @@ class LogStream:
         self._finished = False
 
     def commits(self) -> Iterator[RawCommit]:
-        """The commits, once; a failing git is a SourceError after its last commit."""
-        yield from split_records(self._queued_chunks())
+        """The commits, once; a failing git is a SourceError after its last whole commit.
+
+        Each record is given once the next one begins (or git ended well): the record git was
+        writing when it failed may be cut short, so it is never given."""
+        held: RawCommit | None = None
+        for record in split_records(self._queued_chunks()):
+            if held is not None:
+                yield held
+            held = record
         self._finished = True
         code, stderr = self._stop_git()
         if code != 0:
             said = first_line(stderr)
-            hint = _MISSING_OBJECT_HINT if "unable to read" in said else ""
+            self.unreadable = unreadable_object(said)
+            if held is not None and self._whole(held):
+                yield held  # git stopped before the next commit began
+            elif held is not None:
+                self.stopped_at = held.sha
+            hint = _MISSING_OBJECT_HINT if self.unreadable else ""
             raise SourceError(f"git log failed in {self.repo}: {said}{hint}")
+        if held is not None:
+            yield held
+
+    def _whole(self, record: RawCommit) -> bool:
+        """Whether the last record before git failed is whole: its own diff, asked for again
+        alone, is the same (when git died inside it, asking again fails or differs)."""
+        again = try_git_bytes(
+            self.repo, ["log", "-1", LOG_FORMAT, *PATCH_FLAGS, *self.extra, record.sha, "--", *self.pathspec]
+        )
+        if again is None or not again.startswith(b"\x00"):
+            return False
+        return parse_record(again[1:]).patch.rstrip(b"\n") == record.patch.rstrip(b"\n")
 
     def _queued_chunks(self) -> Iterator[bytes]:
         while (chunk := self._chunks.get()) is not None:
@@ -188,3 +222,9 @@ def parse_record(record: bytes) -> RawCommit:
         message=message.decode("utf-8", errors="replace").strip("\n"),
         patch=rest.lstrip(b"\n"),
     )
+
+
+def unreadable_object(message: str) -> str | None:
+    """The object id git could not read, when that is why it stopped."""
+    found = _UNREADABLE.search(message)
+    return found.group(1) if found else None

@@ -80,13 +80,17 @@ def run_git_text(repo: Path, args: Sequence[str], *, check: bool = True) -> str:
 
 def try_git_text(repo: Path, args: Sequence[str]) -> str | None:
     """stdout of a git call, or None when it fails (an absent ref, no remote)."""
+    stdout = try_git_bytes(repo, args)
+    return None if stdout is None else stdout.decode("utf-8", errors="replace").strip()
+
+
+def try_git_bytes(repo: Path, args: Sequence[str]) -> bytes | None:
+    """stdout of a git call as it was written, or None when it fails."""
     try:
         completed = subprocess.run(git_command(repo, args), capture_output=True, env=git_environment(), check=False)
     except OSError:
         return None
-    if completed.returncode != 0:
-        return None
-    return completed.stdout.decode("utf-8", errors="replace").strip()
+    return completed.stdout if completed.returncode == 0 else None
 
 
 class PendingGitText:

@@ -24,6 +24,7 @@ from prdigest.sources.git.collisions import CollisionPlan, plan_collisions
 from prdigest.sources.git.contents import ContentTicket, PipelinedContents, fill_contents
 from prdigest.sources.git.diff_files import ParsedPatch, parse_patch
 from prdigest.sources.git.log_stream import LogStream, RawCommit
+from prdigest.sources.git.missing_objects import MissingBlobs, find_missing_blobs
 from prdigest.sources.git.pull_refs import PullRef, read_pull_ref
 from prdigest.sources.git.recognize import PATTERNS_LOOKED_FOR, PRShape, RecognizedPR, recognize
 from prdigest.sources.git.trailers import co_authors
@@ -66,6 +67,7 @@ class GitSource(GitClone):
     def _start_records(self) -> None:
         self._seen: set[int] = set()
         self._collisions = CollisionPlan()
+        self._missing: MissingBlobs | None = None  # found when git stops on a lacking blob
 
     # --- records ------------------------------------------------------------------------
 
@@ -140,16 +142,48 @@ class GitSource(GitClone):
             # Commits whose objects are asked for but not yet read: git looks them up while
             # the next commits are parsed. Bounded, so memory stays flat.
             window: deque[_PendingPR] = deque()
+            resumed: list[LogStream] = []
             try:
-                yield from self._walk(log, window, reader, chain, pipeline, contents)
+                current = log
+                while True:
+                    try:
+                        yield from self._walk(current, window, reader, chain, pipeline, contents)
+                        break
+                    except SourceError:
+                        again = None if resumed else self._without_missing_blobs(current)
+                        if again is None:
+                            raise
+                        resumed.append(again)
+                        current = again
             except SourceError:
                 # git died at a later commit (an object the clone lacks): the PRs already
                 # read are whole, so they are given before the error goes on.
                 while window:
                     yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
                 raise
+            finally:
+                for stream in resumed:
+                    stream.close()
             while window:
                 yield self._merged_pr(reader, chain, pipeline, contents, window.popleft())
+
+    def _without_missing_blobs(self, failed: LogStream) -> LogStream | None:
+        """The walk again from the commit git stopped at, the files whose blobs the clone
+        lacks left out of every diff; None when that is not why git stopped."""
+        if failed.unreadable is None:
+            return None
+        missing = find_missing_blobs(self.repo, failed.revision_range, list(failed.extra))
+        if not missing.by_commit:
+            return None
+        self._missing = missing
+        self.counters.files_without_contents = len(missing.paths)
+        revision_range = failed.revision_range
+        if failed.stopped_at is not None:
+            # Where git stopped: the commit it was writing was not given, so it is read again.
+            floor, dots, _tip = revision_range.partition("..")
+            revision_range = f"{floor}..{failed.stopped_at}" if dots else failed.stopped_at
+        # --sparse: a commit that changed only such files is still walked (and still a PR).
+        return LogStream(self.repo, revision_range, (*failed.extra, "--sparse"), missing.exclusions())
 
     def _walk(
         self,
@@ -210,6 +244,10 @@ class GitSource(GitClone):
         incomplete = self._shallow_reasons(commit, branch, found.number)
         same_number, collision_reasons = self._same_number(found.number)
         incomplete.extend(collision_reasons)
+        unreadable = self._missing.by_commit.get(commit.sha, ()) if self._missing is not None else ()
+        if unreadable:
+            incomplete.append(IncompleteReason.MISSING_OBJECTS.value)
+            self.counters.prs_without_contents.append(found.number)
         if IncompleteReason.SHALLOW_BOUNDARY in incomplete:
             patch = ParsedPatch(files=[])  # git's diff of a cut-off commit is the whole tree
         return _record(
@@ -232,6 +270,7 @@ class GitSource(GitClone):
             commits=[c.to_commit() for c in branch] or [own],
             incomplete=incomplete,
             same_number_commits=same_number,
+            files_unread=len(unreadable),
         )
 
     def _count_collision(self, number: int) -> None:
@@ -302,8 +341,15 @@ class GitSource(GitClone):
 
 
 def _record(
-    *, repository: str, number: int, patch: ParsedPatch, incomplete: list[str] | None = None, **fields: Any
+    *,
+    repository: str,
+    number: int,
+    patch: ParsedPatch,
+    incomplete: list[str] | None = None,
+    files_unread: int = 0,
+    **fields: Any,
 ) -> PlainPullRequest:
+    """``files_unread``: changed files left out because the clone lacks their blobs."""
     files = [parsed.change for parsed in patch.files]
     if incomplete and IncompleteReason.SHALLOW_BOUNDARY in incomplete:
         fields["files_truncated"] = True  # the files are unknown, not "none"
@@ -314,7 +360,7 @@ def _record(
         additions=sum(f.additions for f in files),
         deletions=sum(f.deletions for f in files),
         files=files,
-        changed_files_count=None if fields.get("files_truncated") else len(files),
+        changed_files_count=None if fields.get("files_truncated") else len(files) + files_unread,
         source="git",
         incomplete=incomplete or [],
         **fields,
