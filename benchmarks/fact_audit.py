@@ -69,9 +69,14 @@ def audit(db: str, clone: Path, sample: int) -> dict[str, Any]:
         pr = PullRequest.model_validate_json(record)
         incomplete.update(pr.incomplete)
         if pr.same_number_commits:
-            with_diff = any(c.files_changed for c in pr.same_number_commits)
+            part = any(c.files_changed and not c.another_pr for c in pr.same_number_commits)
+            other = any(c.files_changed and c.another_pr for c in pr.same_number_commits)
             recorded_collisions[
-                "other commit had a diff (marked incomplete)" if with_diff else "empty commit noted"
+                "a part of the same PR had a diff (marked incomplete)"
+                if part
+                else "another PR shares the number (noted)"
+                if other
+                else "empty commit noted"
             ] += 1
     dependency_kinds: Counter[str] = Counter()
     follow_ups: Counter[str] = Counter()

@@ -117,7 +117,7 @@ _RESOLUTIONS = {
 
 _KEPT_BY = {
     "pull-ref": "its refs/pull/N/head",
-    "neighbouring-numbers": "when the numbers around it landed",
+    "neighbouring-numbers": "the numbers around it on the main line",
     "newest-with-diff": "the newest commit with a diff",
 }
 

@@ -65,19 +65,16 @@ def test_sync_reports_collisions(tmp_path: Path) -> None:
     ) in result.output
 
 
-def test_a_commit_citing_an_issue_years_later_is_another_pr(tmp_path: Path) -> None:
-    # #3 landed among #1..#12; a later direct commit cites issue 3 as "(#3)". The numbers
-    # around 3 landed in January, so the January commit is #3 and the later one is noted.
+def test_a_commit_citing_an_issue_later_is_another_pr(tmp_path: Path) -> None:
+    # #3 landed among #1..#8; after #40 a commit pushed straight to main cites issue 3 as
+    # "(#3)". It sits among #36..#40 on the main line, out of sequence; the first is #3.
     repo = GitRepoBuilder(tmp_path / "repo")
     repo.commit({"README.md": "# x\n"}, "Initial commit", date=datetime(2024, 1, 1, tzinfo=UTC))
     shas = {}
-    for n in range(1, 13):
-        shas[n] = repo.squash_pr(
-            n, f"Feature {n}", {f"f{n}.py": f"X = {n}\n"}, date=datetime(2024, 1, 1 + n, tzinfo=UTC)
-        )
-    later = repo.squash_pr(
-        3, "Fix the crash reported in the issue", {"f3.py": "X = 33\n"}, date=datetime(2024, 6, 1, tzinfo=UTC)
-    )
+    for n in range(1, 41):
+        shas[n] = repo.squash_pr(n, f"Feature {n}", {f"f{n}.py": f"X = {n}\n"})
+    later = repo.squash_pr(3, "Fix the crash reported in the issue", {"f3.py": "X = 33\n"})
+    repo.squash_pr(41, "Feature 41", {"f41.py": "X = 41\n"})
     records, source = _records(repo)
     pr = records[3]
     assert pr.merge_commit_sha == shas[3]
@@ -86,6 +83,24 @@ def test_a_commit_citing_an_issue_years_later_is_another_pr(tmp_path: Path) -> N
     assert pr.incomplete == []
     assert source.counters.collisions == {"another-pr-same-number": [3]}
     assert source.counters.collisions_kept_by == {"neighbouring-numbers": [3]}
+
+
+def test_two_histories_each_in_sequence_keep_the_tips_numbering(tmp_path: Path) -> None:
+    # An older project's #1..#10 below the new project's #1..#10: both #5s sit among their own
+    # history's numbers, so the evidence cannot choose and the tip's numbering wins.
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# x\n"}, "Initial commit", date=datetime(2015, 1, 1, tzinfo=UTC))
+    for n in range(1, 11):
+        repo.squash_pr(n, f"Old {n}", {f"old{n}.py": f"X = {n}\n"})
+    new = {
+        n: repo.squash_pr(n, f"New {n}", {f"new{n}.py": f"X = {n}\n"}, date=datetime(2024, 1, n, tzinfo=UTC))
+        for n in range(1, 11)
+    }
+    records, source = _records(repo)
+    assert {n: records[n].merge_commit_sha for n in range(1, 11)} == new
+    assert all(records[n].incomplete == [] for n in range(1, 11))
+    assert set(source.counters.collisions) == {"another-pr-same-number"}
+    assert set(source.counters.collisions_kept_by) == {"newest-with-diff"}
 
 
 def test_the_pull_ref_decides_which_commit_is_the_pr(tmp_path: Path) -> None:

@@ -7,10 +7,12 @@ evidence, strongest first, stated once here:
 
 1. ``refs/pull/N/head``, when the clone fetched it: the merge commit whose second parent it
    is, else the commit nearest after the head was committed.
-2. The numbers around N: PR numbers grow with time, so the commit nearest to when the
-   neighbouring numbers (those carried by one commit only) landed.
-3. Otherwise the newest commit with a real diff. An empty commit never wins over one that
-   changed files.
+2. The numbers around each commit on the main line: PR numbers grow as PRs land, so a PR's
+   commit sits among commits of nearby numbers, while a commit citing an old issue sits
+   among much larger ones. When only one of the commits is in sequence, it is #N.
+3. Otherwise (several in sequence: an older project's history merged in below, numbered
+   from 1 again; or none) the newest commit with a real diff: the tip's own numbering. An
+   empty commit never wins over one that changed files.
 
 Every other commit is then told apart: one with the kept commit's title, landed within
 `SAME_PR_WINDOW` of it, is a part of the same PR (the record is marked incomplete when that
@@ -38,9 +40,13 @@ from prdigest.sources.git.runner import PendingGitText, try_git_text
 _DIFFS_AT_ONCE = 8
 # Two commits of one title this close are one PR landed in parts (a squash and its follow-up).
 SAME_PR_WINDOW = timedelta(days=14)
-# Numbers on each side of N read for when N should have landed, and how many are needed.
-_NEIGHBOURS = 10
+# PR commits read on each side of a commit on the main line, how many are needed, and how far
+# a number may be from theirs (at least _IN_SEQUENCE_MIN, else a share of the number) and
+# still be in sequence.
+_NEIGHBOURS = 5
 _NEIGHBOURS_NEEDED = 3
+_IN_SEQUENCE_MIN = 20
+_IN_SEQUENCE_SHARE = 0.1
 # A pull ref's head is committed before its squash lands; allow for clocks a little off.
 _CLOCK_SLACK = timedelta(hours=1)
 
@@ -116,6 +122,8 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
     if not listing:
         return plan
     by_number: dict[int, list[_Listed]] = {}
+    sequence: list[int] = []  # the numbers of the PR commits, in main-line order
+    position: dict[str, int] = {}  # a PR commit's place in `sequence`
     for line in listing.split("\n"):
         sha, _sep, rest = line.partition("\x1f")
         plan.chain.append(sha)
@@ -128,35 +136,28 @@ def plan_collisions(repo: Path, tip: str, listed: PendingGitText | None = None) 
             when = datetime.fromtimestamp(int(stamp), UTC)
         except ValueError:
             continue
+        position[sha] = len(sequence)
+        sequence.append(found.number)
         by_number.setdefault(found.number, []).append(_Listed(sha, when, subject, tuple(parents.split())))
     colliding = {number: commits for number, commits in by_number.items() if len(commits) > 1}
     if not colliding:
         return plan
-    landed = _Timeline({number: commits[0].when for number, commits in by_number.items() if len(commits) == 1})
     refs = {ref.number: ref for ref in list_pull_refs(repo) if ref.number in colliding}
     files_changed = _files_changed(repo, [c.sha for commits in colliding.values() for c in commits])
     for number, commits in colliding.items():
-        plan.by_number[number] = decide(number, commits, files_changed, refs.get(number), landed.expected(number))
+        in_sequence = {c.sha for c in commits if _in_sequence(number, position[c.sha], sequence)}
+        plan.by_number[number] = decide(number, commits, files_changed, refs.get(number), in_sequence)
     return plan
 
 
-class _Timeline:
-    """When PR numbers landed, from the numbers carried by one commit only."""
-
-    def __init__(self, landed: dict[int, datetime]) -> None:
-        self._landed = landed
-
-    def expected(self, number: int) -> datetime | None:
-        """When `number` should have landed, judged by its neighbours (None: too few)."""
-        around = [
-            self._landed[n]
-            for n in range(number - _NEIGHBOURS, number + _NEIGHBOURS + 1)
-            if n != number and n in self._landed
-        ]
-        if len(around) < _NEIGHBOURS_NEEDED:
-            return None
-        seconds = statistics.median(moment.timestamp() for moment in around)
-        return datetime.fromtimestamp(seconds, UTC)
+def _in_sequence(number: int, at: int, sequence: list[int]) -> bool:
+    """Whether `number` is near the numbers of the PR commits around place `at` on the main
+    line (False too when there are too few of them to say)."""
+    around = sequence[max(0, at - _NEIGHBOURS) : at] + sequence[at + 1 : at + 1 + _NEIGHBOURS]
+    if len(around) < _NEIGHBOURS_NEEDED:
+        return False
+    distance = abs(number - statistics.median(around))
+    return distance <= max(_IN_SEQUENCE_MIN, _IN_SEQUENCE_SHARE * number)
 
 
 def decide(
@@ -164,7 +165,7 @@ def decide(
     commits: list[_Listed],
     files_changed: dict[str, int],
     ref: PullRef | None = None,
-    expected: datetime | None = None,
+    in_sequence: frozenset[str] | set[str] = frozenset(),
 ) -> Collision:
     """The commit that is #`number` and what each other one is. `commits` is newest first."""
     from prdigest.models.plain_records import PlainSameNumberCommit
@@ -172,8 +173,9 @@ def decide(
     real = [c for c in commits if files_changed.get(c.sha, 0) > 0]
     candidates = real or commits
     kept, kept_by = _by_pull_ref(candidates, ref), KeptBy.PULL_REF
-    if kept is None and expected is not None and len(candidates) > 1:
-        kept, kept_by = min(candidates, key=lambda c: abs(c.when - expected)), KeptBy.NEIGHBOURS
+    fitting = [c for c in candidates if c.sha in in_sequence]
+    if kept is None and len(fitting) == 1 and len(candidates) > 1:
+        kept, kept_by = fitting[0], KeptBy.NEIGHBOURS
     if kept is None:
         kept, kept_by = candidates[0], KeptBy.NEWEST
     others = tuple(
