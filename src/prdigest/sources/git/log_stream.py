@@ -86,7 +86,7 @@ class LogStream:
         self.extra = tuple(extra)
         self.pathspec = tuple(pathspec)
         # When git stopped on an object the clone lacks: that object, and the commit whose
-        # diff it was writing (not given: its record may be cut), for the caller to go on.
+        # diff it was writing (the first not given), for the caller to go on from.
         self.unreadable: str | None = None
         self.stopped_at: str | None = None
         self._process = open_git_stream(repo, log_command(revision_range, extra, pathspec))
@@ -114,7 +114,9 @@ class LogStream:
             said = first_line(stderr)
             self.unreadable = unreadable_object(said)
             if held is not None and self._whole(held):
-                yield held  # git stopped before the next commit began
+                # git stopped before the next commit began: that one is where to go on from
+                self.stopped_at = held.parents[0] if held.parents else None
+                yield held
             elif held is not None:
                 self.stopped_at = held.sha
             hint = _MISSING_OBJECT_HINT if self.unreadable else ""
