@@ -33,6 +33,9 @@ DIFF_FLAGS: tuple[str, ...] = (
 # Flags shared by the sync and the benchmark's bare baseline, so both do the same git work.
 PATCH_FLAGS: tuple[str, ...] = ("-p", "--first-parent", "--diff-merges=first-parent", *DIFF_FLAGS, "--encoding=UTF-8")
 _READ_SIZE = 1 << 20
+# A commit id's length in hex: SHA-1 or SHA-256 repositories.
+_ID_LENGTHS = (40, 64)
+_LONGEST_ID = 64
 # git's words when a diff needs an object the clone does not have.
 _UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})")
 # git cannot diff a commit whose blobs the clone lacks (a partial clone offline, a damaged copy).
@@ -182,7 +185,11 @@ class LogStream:
 
 
 def split_records(chunks: Iterator[bytes]) -> Iterator[RawCommit]:
-    """Cut a byte stream into commit records on NUL; only the current record is buffered."""
+    """Cut a byte stream into commit records on NUL; only the current record is buffered.
+
+    A record starts with NUL, a commit id and a field separator; a NUL anywhere else is the
+    content of a patch (a file git took for text with a NUL past its first 8,000 bytes) and
+    does not cut."""
     pending = bytearray()
     scanned = 1  # where to resume looking for the next NUL: never rescan a huge commit
     for chunk in chunks:
@@ -191,15 +198,31 @@ def split_records(chunks: Iterator[bytes]) -> Iterator[RawCommit]:
         while True:
             end = pending.find(b"\x00", max(start + 1, scanned))
             if end < 0:
+                scanned = len(pending)  # nothing left to look at in what is buffered
                 break
+            starts = _record_start(pending, end)
+            if starts is None:  # too few bytes after it yet to tell: look again with more
+                scanned = end
+                break
+            scanned = end + 1
+            if not starts:
+                continue
             if pending[start] == 0:
                 yield parse_record(bytes(pending[start + 1 : end]))
             start = end
-            scanned = end + 1
         del pending[:start]
-        scanned = max(1, len(pending))
+        scanned = max(1, scanned - start)
     if pending and pending[0] == 0:
         yield parse_record(bytes(pending[1:]))
+
+
+def _record_start(data: bytearray, at: int) -> bool | None:
+    """Whether the NUL at `at` begins a record (None: the bytes after it are not there yet)."""
+    head = data[at + 1 : at + 2 + _LONGEST_ID]
+    separator = head.find(b"\x1f")
+    if separator < 0:
+        return None if len(head) <= _LONGEST_ID and not head.strip(b"0123456789abcdef") else False
+    return separator in _ID_LENGTHS and not head[:separator].strip(b"0123456789abcdef")
 
 
 def parse_record(record: bytes) -> RawCommit:
