@@ -53,7 +53,8 @@ def analyze_coverage(pr: PullRequest, ctx: AnalysisContext) -> CoverageFacts:
     gaps: list[GapCode] = [IncompleteReason(reason) for reason in pr.incomplete if reason in _KNOWN_GAPS]
     if state == "partial" and not {IncompleteReason.NUMBER_COLLISION, IncompleteReason.MISSING_OBJECTS} & set(gaps):
         gaps.append(CoverageGap.FILE_LIST_TRUNCATED)
-    elif state == "unknown" and IncompleteReason.SHALLOW_BOUNDARY not in gaps:
+    elif state == "unknown" and not {IncompleteReason.SHALLOW_BOUNDARY, IncompleteReason.MISSING_OBJECTS} & set(gaps):
+        # Those two already say why no file could be listed.
         gaps.append(CoverageGap.FILE_LIST_MISSING)
     parts = [c for c in pr.same_number_commits if c.files_changed and not c.another_pr]
     return CoverageFacts(

@@ -62,6 +62,23 @@ def test_files_whose_blobs_are_missing_are_left_out_and_told(tmp_path: Path) -> 
     assert "克隆中缺少该 PR 部分改动文件的内容" in zh
 
 
+def test_a_pr_whose_every_blob_is_missing_has_one_gap_saying_why(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# x\n"}, "Initial commit")
+    repo.squash_pr(1, "Refresh the data", {"data/big.json": '{"payload": 1}\n'})
+    blob = repo.git("rev-parse", "HEAD:data/big.json").strip()
+    (repo.path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    db = tmp_path / "db.sqlite"
+    result = _prdigest(tmp_path / "home", "sync", "git", str(repo.path), "--repo", REPO, "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    run = Cli(tmp_path / "home")
+    run("analyze", "--repo", REPO, "--db", db)
+    coverage = run.facts(f"{REPO}#1", db)["coverage"]
+    assert coverage["file_list"] == "unknown"
+    # Not also 'file-list-missing': the missing objects are why no file is listed.
+    assert coverage["gaps"] == ["missing-objects"]
+
+
 def test_a_clone_missing_an_object_git_log_cannot_skip_is_a_clear_error(tmp_path: Path) -> None:
     # A missing tree cannot be left out of a diff: the sync stops, names it, exits 3, and
     # keeps every PR read whole before it (#3; #2's diff needs #1's tree, so it is not read).
