@@ -55,12 +55,13 @@ def test_brief_zh_report_says_unidentified_and_invents_no_review(run_cli: Cli, s
 def test_related_work_goes_both_ways(run_cli: Cli, story_db: Path) -> None:
     relax = run_cli.report_json(RELAX, story_db, "--length", "brief")
     outgoing = {(note["number"], note["relation"]) for note in relax["related"]}
-    assert (RESTORE_PR, "mentions") in outgoing
+    # The body names the restore, whose change the ledger shows as the one before: a follow-up.
+    assert (RESTORE_PR, "follow-up-to") in outgoing
     assert all(note["number"] != RELAX_PR for note in relax["related"])
 
     restore = run_cli.report_json(RESTORE, story_db)
     incoming = {note["number"]: note for note in restore["related"]}
-    assert incoming[RELAX_PR]["relation"] == "mentioned-by"
+    assert incoming[RELAX_PR]["relation"] == "followed-up-by"
     assert incoming[RELAX_PR]["title"] == "Relax the CuPy pin to exclude only 14.1.0"
 
     md = run_cli("report", RESTORE, "--lang", "zh", "--no-llm", "--db", story_db).stdout

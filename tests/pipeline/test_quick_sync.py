@@ -139,8 +139,8 @@ def test_partial_syncs_and_other_states_take_the_normal_path(tmp_path: Path) -> 
     assert _check(db, repo, GitSyncOptions(repository="other/name")) is None
     assert _check(str(tmp_path / "missing.db"), repo, GitSyncOptions()) is None
     with sqlite3.connect(quick_db) as connection:  # a state saved in another spelling is saved again
-        (state,) = connection.execute("SELECT state FROM sync_states").fetchone()
-        connection.execute("UPDATE sync_states SET state = ?", (state.replace(", ", ",", 1),))
+        (state,) = connection.execute("SELECT state FROM sync_states WHERE source = 'git'").fetchone()
+        connection.execute("UPDATE sync_states SET state = ? WHERE source = 'git'", (state.replace(", ", ",", 1),))
     source = GitSource(repo.path, GitSyncOptions())
     try:
         assert nothing_to_sync(db, source) is None

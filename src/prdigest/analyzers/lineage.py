@@ -9,6 +9,7 @@ Links are ordered by time when known, else by number. Pure function; no store ac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal
@@ -175,3 +176,36 @@ def _direct_links(
             )
             found.append((source, link))
     return found
+
+
+# A root cause found by blame: the link's evidence says how many lines, in words any
+# renderer can read back (`blamed_lines`) to say it in the report's language.
+_BLAME_EVIDENCE = re.compile(
+    r"^git blame: (?P<lines>\d+) of (?P<of>\d+) changed lines written by (?P<commit>[0-9a-f]+)$"
+)
+
+
+def blame_evidence(lines: int, of_lines: int, commit: str) -> str:
+    return f"git blame: {lines} of {of_lines} changed lines written by {commit[:10]}"
+
+
+def blamed_lines(evidence: str) -> tuple[int, int, str] | None:
+    """(lines, of lines, commit) of a `blame_evidence` text, else None."""
+    match = _BLAME_EVIDENCE.match(evidence)
+    if match is None:
+        return None
+    return int(match.group("lines")), int(match.group("of")), match.group("commit")
+
+
+# A restore found by its diff alone: the link's evidence says how many lines came back.
+_RELAND_EVIDENCE = re.compile(r"^git diff: adds again (?P<lines>\d+) of the (?P<of>\d+) lines #(?P<number>\d+) added$")
+
+
+def reland_evidence(lines: int, of_lines: int, original: int) -> str:
+    return f"git diff: adds again {lines} of the {of_lines} lines #{original} added"
+
+
+def readded(evidence: str) -> tuple[int, int] | None:
+    """(lines, of lines) of a `reland_evidence` text, else None."""
+    match = _RELAND_EVIDENCE.match(evidence)
+    return None if match is None else (int(match.group("lines")), int(match.group("of")))

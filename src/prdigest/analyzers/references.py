@@ -47,6 +47,7 @@ from prdigest.analyzers.reference_patterns import (
     waits_for,
 )
 from prdigest.analyzers.registry import Analyzer
+from prdigest.analyzers.squash_body import mask_foreign_blocks
 from prdigest.analyzers.title_rules import own_reverted_shas
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
@@ -93,12 +94,19 @@ def _texts(pr: PullRequest) -> Iterator[_Text]:
 
 
 def references_in_text(
-    text: str, own_repository: str, where: Where = "body", is_subject: bool = False
+    text: str,
+    own_repository: str,
+    where: Where = "body",
+    is_subject: bool = False,
+    own_number: int | None = None,
 ) -> list[Reference]:
-    """Every reference in one text, in order, not deduplicated (self-references kept)."""
+    """Every reference in one text, in order, not deduplicated (self-references kept).
+
+    In a body, the commit blocks of other PRs a squash message embeds (``* subject (#M)``
+    and what follows it) are not this PR's words: nothing in them is read."""
     masked = mask_code_and_markup(text) if where != "code" else text
     if not is_subject:
-        masked = mask_squashed_merges(masked)
+        masked = mask_foreign_blocks(mask_squashed_merges(masked), own_number)
     raw = find_raw_refs(masked)
     if not raw:
         return []
@@ -245,7 +253,7 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
     deferrals: list[Deferral] = []
     for item in _texts(pr):
         if item.text:
-            candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject))
+            candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject, pr.number))
             if not item.is_subject or item.where == "title":
                 deferrals.extend(deferrals_in_text(item.text, item.where))
     candidates.extend(

@@ -83,3 +83,13 @@ def _symbols(symbols: SymbolsFacts | None) -> set[str]:
     if symbols is None:
         return set()
     return {f"{s.path}:{s.name}" for s in symbols.symbols if s.change in ("added", "modified")}
+
+
+def readded_lines(original: PullRequest, candidate: PullRequest) -> tuple[int, int]:
+    """(how many of the lines ``original`` added ``candidate`` adds again, how many it added):
+    file by file, as multisets of stripped meaningful lines, so a re-land that moved no file
+    counts whole and one that re-adds a few common lines counts little."""
+    before, after = _added_lines(original), _added_lines(candidate)
+    total = sum(sum(counts.values()) for counts in before.values())
+    again = sum(sum((counts & after.get(path, Counter())).values()) for path, counts in before.items())
+    return again, total

@@ -57,13 +57,14 @@ FACTS_SCHEMA = 2
 # coverage v2 / verdict v14: one gap vocabulary (a number collision is a gap the facts hold); a
 # part of the PR in another commit of the same number and title makes the file list partial.
 # coverage v3: missing objects say why no file is listed (no second 'file-list-missing' gap).
+# references v9: the commit blocks of other PRs embedded in a squash body are not read.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
     "symbols": "10",
-    "references": "8",
+    "references": "9",
     "discussion": "3",
     "risks": "10",
     "verdict": "14",

@@ -80,6 +80,13 @@ def analyze(
         + (f", {len(stats.failed)} failed" if stats.failed else "")
         + ")"
     )
+    for repo, origins in sorted(stats.origins.items()):
+        if origins.blamed:
+            causes = stats.lineage[repo].root_causes if repo in stats.lineage else 0
+            click.echo(
+                f"{repo}: blamed the changed lines of {plural(origins.blamed, 'fix', 'fixes')} in the clone; "
+                f"{plural(causes, 'fix', 'fixes')} now name the earlier pull request they fix"
+            )
     for failure in stats.failed[:20]:
         click.echo(f"error: {failure}", err=True)
     if stats.failed:

@@ -291,7 +291,19 @@ class Reference(_Fact):
     number: int
     target_kind: Literal["pr", "issue", "unknown"] = "unknown"
     relation: Relation = "mentions"
-    where: Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"] = "body"
+    where: Literal[
+        "title",
+        "body",
+        "commit",
+        "comment",
+        "review",
+        "git-revert",
+        "closing-issue",
+        "code",
+        "git-blame",
+        "git-diff",
+        "ledger",
+    ] = "body"
     evidence: str = ""  # the sentence or line that states it, shortened
 
 
@@ -355,17 +367,58 @@ class RestoreDiff(_Fact):
     more_lines_new: int = 0
 
 
+class RootCause(LineageEvent):
+    """A fix and the earlier PR that wrote the lines it changes (git blame of its parent)."""
+
+    lines: int  # the fix's changed lines (in its parent) that the earlier PR wrote
+    of_lines: int  # all the fix's changed lines blamed (code files only)
+    paths: list[str] = Field(default_factory=new_list)
+    days_between: int | None = None  # from the earlier PR's merge to the fix's
+
+
 class LineageFacts(_Fact):
     reverted_by: list[LineageEvent] = Field(default_factory=new_list)
     restored_by: list[LineageEvent] = Field(default_factory=new_list)
     follows_up: list[FollowUp] = Field(default_factory=new_list)
     followed_up_by: list[FollowUp] = Field(default_factory=new_list)
     restore_diffs: list[RestoreDiff] = Field(default_factory=new_list)
+    # This fix changes lines that PR wrote / a later fix changed lines this PR wrote.
+    root_cause_in: list[RootCause] = Field(default_factory=new_list, exclude_if=lambda value: not value)
+    fixed_by: list[RootCause] = Field(default_factory=new_list, exclude_if=lambda value: not value)
 
     def is_empty(self) -> bool:
         return not (
-            self.reverted_by or self.restored_by or self.follows_up or self.followed_up_by or self.restore_diffs
+            self.reverted_by
+            or self.restored_by
+            or self.follows_up
+            or self.followed_up_by
+            or self.restore_diffs
+            or self.root_cause_in
+            or self.fixed_by
         )
+
+
+class LineOrigin(_Fact):
+    """Who wrote some of the lines a PR changes in one file: a commit of the parent's history."""
+
+    commit: str
+    number: int | None = None  # the PR that commit belongs to, when one stored PR has it
+    path: str  # in the parent
+    lines: int
+
+
+class LineOrigins(_Fact):
+    """``git blame -w -M -C`` of the lines a PR removes or changes, in its commit's parent.
+
+    Filled (after analysis, from the clone) for PRs that say they fix something; code files
+    only, bounded per PR (``limited`` when the bound cut it)."""
+
+    commit: str  # the PR's own (merge or squash) commit; blame ran on its first parent
+    lines: int = 0  # changed lines blamed
+    lines_by_path: dict[str, int] = Field(default_factory=dict)
+    origins: list[LineOrigin] = Field(default_factory=new_list)  # most lines first
+    unattributed: int = 0  # lines of commits no stored PR has (direct pushes, older history)
+    limited: bool = False
 
 
 # --- discussion ------------------------------------------------------------------------
@@ -501,4 +554,7 @@ class Facts(_Fact):
     # Filled by the cross-PR pass (pipeline/lineage.py) once every PR is analyzed: what later
     # (or earlier) PRs did to this one. Left out of the JSON while empty.
     lineage: LineageFacts = Field(default_factory=LineageFacts, exclude_if=lambda value: value.is_empty())
+    # Filled after analysis from the clone (pipeline/origins.py): where a fix's changed lines
+    # came from. None: not looked (not a fix, no clone, or nothing to blame).
+    origins: LineOrigins | None = Field(default=None, exclude_if=lambda value: value is None)
     coverage: CoverageFacts = Field(default_factory=CoverageFacts)

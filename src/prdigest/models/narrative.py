@@ -88,6 +88,7 @@ class RelatedNote(_Prose):
     relation: str
     note: str
     kind: str = "pr"  # pr | issue | unknown: what the target is, for "PR #N" / "Issue #N" / "#N"
+    found_in: str = ""  # where the link was found (git-blame: the note holds blame's counts)
 
 
 class NarrationCost(_Prose):

@@ -19,6 +19,7 @@ from prdigest.analyzers.versions import DEFAULT_VERSIONS, facts_key
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.lineage import LineageStats, link_repository
+from prdigest.pipeline.origins import OriginStats, blame_fixes, clone_of
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
 
@@ -33,6 +34,8 @@ class AnalyzeStats:
     failed: list[str] = field(default_factory=list)
     # The cross-PR pass of each repository with newly analyzed PRs (see pipeline/lineage.py).
     lineage: dict[str, LineageStats] = field(default_factory=dict)
+    # Fixes blamed in the clone each repository was synced from (see pipeline/origins.py).
+    origins: dict[str, OriginStats] = field(default_factory=dict)
 
 
 def default_registry() -> Registry:
@@ -109,6 +112,9 @@ def analyze_stored(
             _save_page(store, page, names, hashes, stats, on_done)
     if stats.analyzed:
         for repo in sorted({name for name, _number in names.values()}):
+            clone = clone_of(store, repo)
+            if clone is not None:
+                stats.origins[repo] = blame_fixes(store, repo, clone, jobs=jobs or 2)
             stats.lineage[repo] = link_repository(store, repo)
     return stats
 

@@ -5,7 +5,9 @@ Run after `analyze_stored` (whenever it analyzed anything). For one repository i
    squash commit it is (a ``reverts`` reference with the SHA as evidence);
 2. tells each PR who reverted or restored it, and when (`Facts.lineage`);
 3. compares each restore / re-land with what the restored PR added (`RestoreDiff`);
-4. links follow-ups both ways: an explicit "follow-up to #A", a ``TODO(#N)`` / "tracked in
+4. names the root cause of a fix: the earlier PR that wrote most of the lines it changes
+   (`Facts.origins`, from git blame; see pipeline/origins.py), and "fixed by" on that PR;
+5. links follow-ups both ways: an explicit "follow-up to #A", a ``TODO(#N)`` / "tracked in
    #N" done by a later PR, and a deferral ("relax once 14.1.1 ships", "unpin once #58
    lands") that a later PR's dependency change or reference carries out.
 Only facts that change are written. Everything is derived from stored records and facts.
@@ -13,13 +15,16 @@ Only facts that change are written. Everything is derived from stored records an
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from prdigest.analyzers.dependencies.moves import move_sources
-from prdigest.analyzers.restore_diff import restore_diff
+from prdigest.analyzers.lineage import RELATION_STRENGTH, blame_evidence, reland_evidence
+from prdigest.analyzers.restore_diff import readded_lines, restore_diff
+from prdigest.analyzers.root_cause import RootCauseRule, central_paths, find_root_cause
 from prdigest.errors import NotFound
 from prdigest.models.facts import (
     Deferral,
@@ -28,8 +33,12 @@ from prdigest.models.facts import (
     LineageEvent,
     LineageFacts,
     Reference,
+    Relation,
     RestoreDiff,
+    RootCause,
 )
+from prdigest.pipeline.ledger import prs_ledger_entries
+from prdigest.pipeline.ledger_place import place_changes
 from prdigest.store import facts_store
 from prdigest.store.facts_store import get_facts
 from prdigest.store.lineage_queries import PRMoment, facts_containing, pr_by_commit, pr_moments, replace_facts
@@ -46,13 +55,16 @@ class LineageStats:
     reverted: int = 0
     restored: int = 0
     restore_diffs: int = 0
+    root_causes: int = 0
+    relands: int = 0  # restores found by their diff alone
     follow_ups: dict[str, int] = field(default_factory=dict)  # by how they were matched
     updated: int = 0
 
 
 class _Pass:
-    def __init__(self, store: Store, repository: str) -> None:
+    def __init__(self, store: Store, repository: str, root_cause_rule: RootCauseRule) -> None:
         self.store = store
+        self.root_cause_rule = root_cause_rule
         self.repository = repository
         self.moments = pr_moments(store, repository)
         self.facts: dict[int, Facts] = {}
@@ -129,8 +141,8 @@ class _Pass:
         """Every same-repository link: stored ones plus those resolved by SHA now."""
         found: dict[tuple[int, int], Reference] = {}
         for link in facts_store.all_links(self.store, self.repository):
-            if link.target_repository.lower() != self.repository.lower():
-                continue
+            if link.target_repository.lower() != self.repository.lower() or link.found_in in _PASS_FINDINGS:
+                continue  # another repository's, or this pass's own finding (made again below)
             found[(link.source_number, link.target_number)] = Reference(
                 repository=link.target_repository,
                 number=link.target_number,
@@ -159,6 +171,59 @@ class _Pass:
                     self.lineage[source].restore_diffs.append(diff)
                     self.stats.restore_diffs += 1
 
+    def relands(self, links: list[tuple[int, Reference]]) -> None:
+        """A later PR that adds again most of what a reverted PR added restores it, said or
+        not: the re-land under the same title, the feature brought back in a larger change.
+        Candidates touch the reverted PR's most-changed file and were merged after the revert."""
+        stated = {(source, ref.number) for source, ref in links if ref.relation in ("restores", "reverts")}
+        for original, lineage in sorted(self.lineage.items()):
+            reverts = [e for e in lineage.reverted_by if e.merged_at is not None]
+            if not reverts or original not in self.moments:
+                continue
+            reverted_at = min(e.merged_at for e in reverts if e.merged_at is not None)
+            reverters = {e.number for e in lineage.reverted_by}
+            try:
+                before = self.store.get_pr(self.repository, original)
+            except NotFound:
+                continue
+            main = max(before.files, key=lambda f: (f.additions, f.path), default=None)
+            if main is None or main.additions < RELAND_MIN_LINES:
+                continue
+            needle = json.dumps({"path": main.path}, separators=(",", ":"))[1:-1]
+            for item in self.remember(facts_containing(self.store, self.repository, needle)):
+                number = item.number
+                when = self.when(number)
+                if number == original or number in reverters or when is None or when <= reverted_at:
+                    continue
+                if (number, original) in stated or any(e.number == number for e in lineage.restored_by):
+                    continue
+                try:
+                    candidate = self.store.get_pr(self.repository, number)
+                except NotFound:
+                    continue
+                again, total = readded_lines(before, candidate)
+                if total < RELAND_MIN_LINES or again / total < RELAND_MIN_SHARE:
+                    continue
+                evidence = reland_evidence(again, total, original)
+                self.extra_refs[number].append(
+                    Reference(
+                        repository=self.repository,
+                        number=original,
+                        target_kind="pr",
+                        relation="restores",
+                        where="git-diff",
+                        evidence=evidence,
+                    )
+                )
+                lineage.restored_by.append(self.event(number, evidence))
+                self.stats.restored += 1
+                diff = self.restore_diff(original, number)
+                if diff is not None:
+                    self.lineage[number].restore_diffs.append(diff)
+                    self.stats.restore_diffs += 1
+                self.stats.relands += 1
+                break  # the first re-land restores it; later ones build on that
+
     def restore_diff(self, original: int, restore: int) -> RestoreDiff | None:
         try:
             before = self.store.get_pr(self.repository, original)
@@ -172,6 +237,51 @@ class _Pass:
             old_facts.symbols if old_facts else None,
             new_facts.symbols if new_facts else None,
         )
+
+    def root_causes(self, links: list[tuple[int, Reference]]) -> None:
+        """A fix whose changed lines were mostly written by one earlier PR: that PR is where
+        what it fixes came from (said with the count of lines, never as a guess). A revert or
+        a restore changes another PR's lines by design, and what a PR states of the blamed PR
+        (it restores it, follows it up) is not overruled by blame."""
+        stated: dict[int, dict[int, Relation]] = defaultdict(dict)
+        for source, ref in links:
+            stated[source][ref.number] = ref.relation
+        for item in self.remember(facts_containing(self.store, self.repository, '"origins":{')):
+            if item.origins is None or {"reverts", "restores"} & set(stated[item.number].values()):
+                continue
+            found = find_root_cause(item.origins, item.number, central_paths(item), self.root_cause_rule)
+            if found is None or found.number not in self.moments or not self.later(item.number, found.number):
+                continue
+            if stated[item.number].get(found.number, "mentions") != "mentions":
+                continue
+            evidence = blame_evidence(found.lines, found.of_lines, found.commit)
+            days = _days_between(self.when(found.number), self.when(item.number))
+            for owner, other in ((item.number, found.number), (found.number, item.number)):
+                moment = self.event(other, evidence)
+                cause = RootCause(
+                    repository=moment.repository,
+                    number=moment.number,
+                    title=moment.title,
+                    merged_at=moment.merged_at,
+                    evidence=evidence,
+                    lines=found.lines,
+                    of_lines=found.of_lines,
+                    paths=list(found.paths),
+                    days_between=days,
+                )
+                target = self.lineage[owner]
+                (target.root_cause_in if owner == item.number else target.fixed_by).append(cause)
+            self.extra_refs[item.number].append(
+                Reference(
+                    repository=self.repository,
+                    number=found.number,
+                    target_kind="pr",
+                    relation="root-cause-in",
+                    where="git-blame",
+                    evidence=evidence,
+                )
+            )
+            self.stats.root_causes += 1
 
     def link_follow_up(self, earlier: int, later: int, evidence: str, promise: str, how: str) -> None:
         if earlier == later or not self.later(later, earlier):
@@ -244,6 +354,50 @@ class _Pass:
                     return item.number, f"{change.package}: {change.before or '—'} → {change.after or '—'}"
         return None
 
+    def ledger_follow_ups(self, links: list[tuple[int, Reference]]) -> None:
+        """A dependency change after #N's change of the same requirement (the ledger's
+        previous entry) follows #N up when the PR names #N or exactly undoes #N's change:
+        "#40 pinned cupy < 14.1.0 …; relax it" is more than a mention."""
+        named: dict[int, dict[int, Reference]] = defaultdict(dict)
+        for source, ref in links:
+            named[source][ref.number] = ref
+        items = [
+            f
+            for f in self.remember(facts_containing(self.store, self.repository, '"package":"'))
+            if f.dependencies.changes
+        ]
+        for item, entries in zip(items, prs_ledger_entries(self.store, self.repository, items), strict=True):
+            moved = move_sources(item.dependencies.changes)
+            for change, link in zip(item.dependencies.changes, place_changes(item.number, item, entries), strict=True):
+                previous = link.previous
+                if (change.package, change.path) in moved:
+                    continue  # the declaration moved to another file: it follows nothing up
+                if previous is None or previous.number == item.number or not self.later(item.number, previous.number):
+                    continue
+                stated = named[item.number].get(previous.number)
+                # A constraint change taken back exactly (not a removal of what was added once).
+                undoes = (
+                    None not in (previous.before, previous.after)
+                    and previous.after == change.before
+                    and previous.before == change.after
+                )
+                if stated is None and not undoes:
+                    continue
+                what = f"{change.package}: {previous.before or '—'} → {previous.after or '—'} by #{previous.number}"
+                evidence = stated.evidence if stated is not None and stated.evidence else f"undoes {what}"
+                if stated is None or RELATION_STRENGTH[stated.relation] < RELATION_STRENGTH["follow-up-to"]:
+                    upgraded = Reference(
+                        repository=self.repository,
+                        number=previous.number,
+                        target_kind="pr",
+                        relation="follow-up-to",
+                        where=stated.where if stated is not None else "ledger",
+                        evidence=evidence,
+                    )
+                    self.extra_refs[item.number].append(upgraded)
+                    named[item.number][previous.number] = upgraded
+                self.link_follow_up(previous.number, item.number, evidence, what, "dependency")
+
     def waited_for(self, links: list[tuple[int, Reference]]) -> None:
         """ "Unpin once #58 lands": a later PR that refers back to the deferring PR, merged after
         the PR waited for, carries it out."""
@@ -267,13 +421,18 @@ class _Pass:
         # PRs that had lineage before and have none now must be cleared too.
         for item in self.remember(facts_containing(self.store, self.repository, '"lineage":{')):
             numbers.add(item.number)
+        for where in _PASS_FINDINGS:
+            for item in self.remember(facts_containing(self.store, self.repository, f'"where":"{where}"')):
+                numbers.add(item.number)
         changed: list[Facts] = []
         for number in sorted(numbers):
             current = self.facts_of(number)
             if current is None:
                 continue
             lineage = _sorted(self.lineage.get(number, LineageFacts()))
-            refs = _merge_refs(current.references.references, self.extra_refs.get(number, []))
+            # This pass's findings: those the last pass made are dropped, then made again.
+            own = [r for r in current.references.references if r.where not in _PASS_FINDINGS]
+            refs = _merge_refs(own, self.extra_refs.get(number, []))
             if lineage == current.lineage and refs == current.references.references:
                 continue
             references = current.references.model_copy(update={"references": refs})
@@ -281,12 +440,16 @@ class _Pass:
         return changed
 
 
-def link_repository(store: Store, repository: str) -> LineageStats:
+def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRule | None = None) -> LineageStats:
     """Run the cross-PR pass over one repository; write the facts it changes."""
-    run = _Pass(store, repository)
+    run = _Pass(store, repository, root_cause_rule or RootCauseRule())
     run.resolve_reverted_shas()
     links = run.links()
     run.reverts_and_restores(links)
+    run.relands(links)
+    run.root_causes(links)
+    # Before the stated follow-ups: a follow-up the ledger proves is told as such on every pass.
+    run.ledger_follow_ups(links)
     run.explicit_follow_ups(links)
     run.todo_removals(links)
     run.deferred_dependencies()
@@ -295,6 +458,19 @@ def link_repository(store: Store, repository: str) -> LineageStats:
     replace_facts(store, repository, changed)
     run.stats.updated = len(changed)
     return run.stats
+
+
+# A later PR restores a reverted one when it adds again at least this share of the
+# reverted PR's (meaningful) added lines, and that PR added at least this many.
+_PASS_FINDINGS = ("git-blame", "git-diff", "ledger")
+RELAND_MIN_SHARE = 0.6
+RELAND_MIN_LINES = 5
+
+
+def _days_between(earlier: datetime | None, later: datetime | None) -> int | None:
+    if earlier is None or later is None:
+        return None
+    return max(0, (later - earlier).days)
 
 
 def _capped(requirement: str | None) -> bool:
@@ -336,4 +512,6 @@ def _sorted(lineage: LineageFacts) -> LineageFacts:
         follows_up=sorted(lineage.follows_up, key=key),
         followed_up_by=sorted(lineage.followed_up_by, key=key),
         restore_diffs=sorted(lineage.restore_diffs, key=lambda d: d.original),
+        root_cause_in=sorted(lineage.root_cause_in, key=key),
+        fixed_by=sorted(lineage.fixed_by, key=key),
     )

@@ -40,6 +40,7 @@ def related_notes(
                 title=title,
                 relation=link.relation,
                 note=link.evidence,
+                found_in=link.found_in,
                 # a stored record with that number is a pull request whatever the text said
                 kind="pr" if title else link.target_kind,
             )
@@ -52,6 +53,7 @@ def related_notes(
                 title=link.source_title,
                 relation=_inverse(link.relation),
                 note=link.evidence,
+                found_in=link.found_in,
             )
         )
     return sorted(notes.values(), key=lambda n: (n.repository.lower() != repository.lower(), n.repository, n.number))

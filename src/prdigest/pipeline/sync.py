@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from prdigest.errors import NotFound
+from prdigest.sources.git.clone_location import CLONE_STATE, clone_state
 from prdigest.sources.git.source import GitSource
 from prdigest.sources.protocol import Source, StoredLookup
 from prdigest.store.new_sqlite import NewSqliteFile
@@ -91,6 +93,9 @@ def sync_source(
         from prdigest.store import search_store  # SQLAlchemy: not loaded for a new SQLite file
 
         search_store.reindex(store, repository, indexed=written)
+    if isinstance(source, GitSource) and repository is not None:
+        # Where the history is: blaming a fix's lines after analysis reads this clone.
+        store.set_sync_state(repository, CLONE_STATE, clone_state(Path(source.repo)))
     resume = source.resume_state()
     if resume is not None and repository is not None:
         store.set_sync_state(repository, source.name, resume)

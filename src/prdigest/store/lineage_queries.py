@@ -26,17 +26,24 @@ class PRMoment:
     title: str
     merged_at: datetime | None
     state: str
+    head_sha: str | None = None
 
 
 def pr_moments(store: Store, repository: str) -> dict[int, PRMoment]:
-    """Every stored PR of the repository: title, merge time and state, by number."""
+    """Every stored PR of the repository: title, merge time, state and head, by number."""
     query = (
-        select(pull_requests.c.number, pull_requests.c.title, pull_requests.c.merged_at, pull_requests.c.state)
+        select(
+            pull_requests.c.number,
+            pull_requests.c.title,
+            pull_requests.c.merged_at,
+            pull_requests.c.state,
+            pull_requests.c.head_sha,
+        )
         .join(repositories, repositories.c.id == pull_requests.c.repository_id)
         .where(repositories.c.full_name == repository)
     )
     with store._engine.connect() as connection:
-        return {int(r[0]): PRMoment(int(r[0]), str(r[1]), r[2], str(r[3])) for r in connection.execute(query)}
+        return {int(r[0]): PRMoment(int(r[0]), str(r[1]), r[2], str(r[3]), r[4]) for r in connection.execute(query)}
 
 
 def pr_by_commit(store: Store, repository: str, sha: str, *, exclude: int | None = None) -> int | None:

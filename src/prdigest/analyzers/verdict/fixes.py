@@ -80,7 +80,12 @@ class FixSeverity:
 
 
 def is_fix(pr: PullRequest, refs: ReferencesFacts) -> bool:
-    if _FIX_TITLE.search(pr.title):
+    return claims_fix(pr.title, refs)
+
+
+def claims_fix(title: str, refs: ReferencesFacts) -> bool:
+    """The PR says it fixes something: by its title, or by fixing an issue it names."""
+    if _FIX_TITLE.search(title):
         return True
     return any(r.relation == "fixes" and r.target_kind != "pr" for r in refs.references)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from prdigest.analyzers.lineage import blamed_lines, readded
 from prdigest.analyzers.pr_inline import plain_excerpt
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length, RelatedNote
@@ -45,12 +46,19 @@ def related_notes(facts: Facts, related: list[RelatedNote], length: Length, ph: 
                 relation=ref.relation,
                 note=ref.evidence,
                 kind=ref.target_kind,
+                found_in=ref.where,
             )
         )
     return [_phrase(note, ph) for note in merged[: MAX_RELATED[length]]]
 
 
 def _phrase(note: RelatedNote, ph: Phrases) -> RelatedNote:
+    counted = _git_counts(note)
+    if counted is not None and ph.has("related", f"{note.relation}-{note.found_in}"):
+        lines, of_lines = counted
+        key = f"{note.relation}-{note.found_in}"
+        text = ph.say("related", key, number=note.number, lines=lines, of_lines=of_lines)
+        return note.model_copy(update={"title": collapse(note.title), "note": ph.sentence(text)})
     if ph.has("related", note.relation):
         sentence = ph.say("related", note.relation, number=note.number)
     else:
@@ -60,6 +68,17 @@ def _phrase(note: RelatedNote, ph: Phrases) -> RelatedNote:
         evidence = ""
     text = ph.say("related", "evidence", sentence=sentence, quote=ph.quote(evidence)) if evidence else sentence
     return note.model_copy(update={"title": collapse(note.title), "note": ph.sentence(text)})
+
+
+def _git_counts(note: RelatedNote) -> tuple[int, int] | None:
+    """The line counts a link found by git (blame, a re-added diff) carries, to be said in
+    the report's language."""
+    if note.found_in == "git-blame":
+        blamed = blamed_lines(note.note)
+        return None if blamed is None else (blamed[0], blamed[1])
+    if note.found_in == "git-diff":
+        return readded(note.note)
+    return None
 
 
 def _says_more(evidence: str) -> bool:

@@ -88,7 +88,26 @@ def watch_items(facts: Facts, length: Length, ph: Phrases) -> list[str]:
 
 
 def lineage_sentences(facts: Facts, ph: Phrases) -> list[str]:
-    """A reverted PR says so first, with when: a reader must not study what was pulled back."""
+    """A reverted PR says so first, with when: a reader must not study what was pulled back.
+    Then hindsight from blame: the earlier PR whose lines a fix changes, the later fixes of
+    a PR's lines."""
+    return _revert_sentences(facts, ph) + _blame_sentences(facts, ph)
+
+
+def _blame_sentences(facts: Facts, ph: Phrases) -> list[str]:
+    sentences: list[str] = []
+    for cause in facts.lineage.root_cause_in[:1]:
+        if cause.days_between:  # 0: the same day, said without a count
+            sentences.append(ph.say("verdict", "fixes_origin", ref=f"#{cause.number}", days=cause.days_between))
+        else:
+            sentences.append(ph.say("verdict", "fixes_origin_undated", ref=f"#{cause.number}"))
+    if facts.lineage.fixed_by:
+        refs = ph.join([f"#{event.number}" for event in facts.lineage.fixed_by[:3]])
+        sentences.append(ph.say("verdict", "fixed_later", refs=refs))
+    return sentences
+
+
+def _revert_sentences(facts: Facts, ph: Phrases) -> list[str]:
     reverted = facts.lineage.reverted_by
     if not reverted:
         return []

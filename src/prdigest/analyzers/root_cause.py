@@ -1,0 +1,71 @@
+"""Which earlier PR a fix's bug came from, decided from blame counts (`Facts.origins`).
+
+Pure: the cross-PR pass (pipeline/lineage.py) calls it with the fix's origins and the files
+its central change is in, and writes what it finds both ways ("root cause in #N" on the
+fix, "fixed by" on #N). Only the central files count when the fix has some: a fix of
+`redirect.py` that also tidies a lint configuration is not caused by whoever wrote that
+configuration. The bar is a share of the counted lines, not a guess: below it, nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from prdigest.models.facts import Facts, LineOrigins
+
+
+@dataclass(frozen=True)
+class RootCauseRule:
+    min_lines: int = 2
+    min_share: float = 0.5
+    central_only: bool = True
+
+
+@dataclass(frozen=True)
+class RootCauseFinding:
+    number: int
+    commit: str
+    lines: int
+    of_lines: int
+    paths: tuple[str, ...]
+
+
+def central_paths(facts: Facts) -> set[str]:
+    """The file of a PR's central change: its first key source file (the symbols analyzer's
+    `key_order`), else its source file with the most changed lines."""
+    sources = [f for f in facts.files.files if f.category == "source" and not f.generated]
+    source_paths = {f.path for f in sources}
+    for path in facts.symbols.key_order:
+        if path in source_paths:
+            return {path}
+    if not sources:
+        return set()
+    top = max(sources, key=lambda f: (f.additions + f.deletions, f.path))
+    return {top.path}
+
+
+def find_root_cause(
+    origins: LineOrigins, own: int, central: set[str], rule: RootCauseRule = RootCauseRule()
+) -> RootCauseFinding | None:
+    counted = set(origins.lines_by_path)
+    if rule.central_only and counted & central:
+        counted &= central
+    total = sum(origins.lines_by_path[path] for path in counted)
+    if total < rule.min_lines:
+        return None
+    by_number: Counter[int] = Counter()
+    commits: dict[int, str] = {}
+    paths: dict[int, set[str]] = {}
+    for origin in origins.origins:
+        if origin.path not in counted or origin.number is None or origin.number == own:
+            continue
+        by_number[origin.number] += origin.lines
+        commits.setdefault(origin.number, origin.commit)
+        paths.setdefault(origin.number, set()).add(origin.path)
+    if not by_number:
+        return None
+    number, lines = by_number.most_common(1)[0]
+    if lines < rule.min_lines or lines / total < rule.min_share:
+        return None
+    return RootCauseFinding(number, commits[number], lines, total, tuple(sorted(paths[number])))

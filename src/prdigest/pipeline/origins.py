@@ -1,0 +1,153 @@
+"""Where a fix's changed lines came from: blame in the clone, after analysis.
+
+For every merged PR of a repository synced from a clone that says it fixes something (its
+title, or an issue it fixes) and has no `Facts.origins` yet, blame the old side of its code
+files' changes in its commit's parent (`sources/git/blame.py`) and map each blamed commit to
+the stored PR it belongs to (its squash commit or branch head, else any PR whose commits
+hold it). The result is kept in the facts, so each PR is blamed once per analysis; the
+cross-PR pass (pipeline/lineage.py) decides from it which earlier PR is the root cause.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from prdigest.analyzers.verdict.fixes import claims_fix
+from prdigest.errors import NotFound
+from prdigest.models.facts import Facts, LineOrigin, LineOrigins, ReferencesFacts
+from prdigest.sources.git.blame import BlamedLines, blame_changed_lines
+from prdigest.sources.git.clone_location import CLONE_STATE, clone_from_state
+from prdigest.store.facts_store import get_facts
+from prdigest.store.lineage_queries import PRMoment, facts_containing, pr_by_commit, pr_moments, replace_facts
+from prdigest.store.store import Store
+
+_BLAMED_STATUSES = frozenset({"modified", "renamed", "removed"})
+_MAX_ORIGINS = 16  # (commit, file) counts kept per PR, most lines first
+_LOOKED_UP = 3  # unmapped commits looked up in the records (a scan each), most lines first
+_NO_REFS = ReferencesFacts()
+_PAGE = 50  # facts written a page at a time: an interrupted pass keeps what it blamed
+
+
+@dataclass
+class OriginStats:
+    blamed: int = 0
+    lines: int = 0
+    skipped_no_commit: int = 0
+
+
+def clone_of(store: Store, repository: str) -> Path | None:
+    """The clone the repository was last synced from, if it is still there."""
+    return clone_from_state(store.get_sync_state(repository, CLONE_STATE))
+
+
+def blame_fixes(
+    store: Store,
+    repository: str,
+    clone: Path,
+    *,
+    jobs: int = 2,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> OriginStats:
+    """Blame every fix of the repository that has no origins yet; write them to its facts."""
+    stats = OriginStats()
+    moments = pr_moments(store, repository)
+    by_head = {m.head_sha: m.number for m in moments.values() if m.head_sha}
+    pending = _pending_fixes(store, repository, moments)
+    if on_progress is not None:
+        on_progress(0, len(pending))
+    looked_up: dict[str, int | None] = {}
+
+    def number_of(sha: str, own: int, look_up: bool) -> int | None:
+        if sha in by_head:
+            return by_head[sha]
+        if not look_up:
+            return looked_up.get(sha)
+        if sha not in looked_up:
+            looked_up[sha] = pr_by_commit(store, repository, sha, exclude=own)
+        return looked_up[sha]
+
+    def blame_one(item: Facts) -> tuple[Facts, BlamedLines | None, str | None]:
+        try:
+            record = store.get_pr(repository, item.number)
+        except NotFound:
+            return item, None, None
+        commit = record.merge_commit_sha
+        paths = [
+            f.path
+            for f in item.files.files
+            if f.category == "source" and not f.generated and not f.binary and f.status in _BLAMED_STATUSES
+        ]
+        if commit is None:
+            return item, None, None
+        return item, blame_changed_lines(clone, commit, paths), commit
+
+    done = 0
+    page: list[Facts] = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for item, blamed, commit in pool.map(blame_one, pending):
+            done += 1
+            if commit is None:
+                stats.skipped_no_commit += 1
+            else:
+                origins = _origins(commit, blamed, item.number, number_of)
+                page.append(item.model_copy(update={"origins": origins}))
+                stats.blamed += 1
+                stats.lines += origins.lines
+            if len(page) >= _PAGE:
+                replace_facts(store, repository, page)
+                page = []
+            if on_progress is not None:
+                on_progress(done, len(pending))
+    replace_facts(store, repository, page)
+    return stats
+
+
+def _pending_fixes(store: Store, repository: str, titles: dict[int, PRMoment]) -> list[Facts]:
+    """Merged PRs that claim a fix and were not blamed since their last analysis."""
+    found: dict[int, Facts] = {}
+    for item in facts_containing(store, repository, '"relation":"fixes"'):
+        found[item.number] = item
+    merged = {number for number, moment in titles.items() if moment.state == "merged"}
+    for number in sorted(merged):
+        if number in found:
+            continue
+        moment = titles.get(number)
+        if moment is None or not claims_fix(moment.title, _NO_REFS):
+            continue
+        stored = get_facts(store, repository, number)
+        if stored is not None:
+            found[number] = stored
+    return [
+        item
+        for number, item in sorted(found.items())
+        if number in merged and item.origins is None and claims_fix(titles[number].title, item.references)
+    ]
+
+
+def _origins(
+    commit: str, blamed: BlamedLines | None, own: int, number_of: Callable[[str, int, bool], int | None]
+) -> LineOrigins:
+    if blamed is None:
+        return LineOrigins(commit=commit)
+    ranked = blamed.by_commit.most_common()
+    by_commit: Counter[str] = Counter()
+    for (sha, _path), lines in ranked:
+        by_commit[sha] += lines
+    numbers = {sha: number_of(sha, own, index < _LOOKED_UP) for index, (sha, _n) in enumerate(by_commit.most_common())}
+    unattributed = blamed.boundary + sum(lines for sha, lines in by_commit.items() if numbers[sha] is None)
+    origins = [
+        LineOrigin(commit=sha, number=numbers[sha], path=path, lines=lines)
+        for (sha, path), lines in ranked[:_MAX_ORIGINS]
+    ]
+    return LineOrigins(
+        commit=commit,
+        lines=blamed.lines,
+        lines_by_path=dict(sorted(blamed.by_path.items())),
+        origins=origins,
+        unattributed=unattributed,
+        limited=blamed.limited,
+    )
