@@ -1,5 +1,6 @@
-"""The reading verdict analyzer (see `judge` for the model and its weights)."""
+"""The reading verdict analyzer (see `judge` for the reasons, `model` for their fitted weights)."""
 
-from prdigest.analyzers.verdict.judge import ANALYZER, QUICK_READ, READ_IN_DEPTH, REASON_TEMPLATES, judge
+from prdigest.analyzers.verdict.judge import ANALYZER, REASON_TEMPLATES, judge
+from prdigest.analyzers.verdict.model import VerdictModel, default_model
 
-__all__ = ["ANALYZER", "QUICK_READ", "READ_IN_DEPTH", "REASON_TEMPLATES", "judge"]
+__all__ = ["ANALYZER", "REASON_TEMPLATES", "VerdictModel", "default_model", "judge"]

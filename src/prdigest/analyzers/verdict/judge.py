@@ -25,8 +25,11 @@ with a typo title), only comments changed −0.5. Without core
 logic a PR reaches no further than a quick read, and neither does one whose data is
 incomplete (a shallow clone's boundary, a truncated file list).
 
-Levels: score >= 3.5 read in depth; >= 1.0 quick read; else skip. The weights and thresholds
-were calibrated on hand labels of several public histories (benchmarks/verdict_agreement.py).
+The weights above are the hand-set scale; the fitted model (``data/verdict_model.toml``,
+see `model`) multiplies each reason's weight by its code's factor and sets the levels'
+thresholds (read in depth, quick read, else skip). It is fitted on hand labels of several
+public histories and its leave-one-repository-out figures are printed by
+benchmarks/verdict_fit.py.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.risks import version_part
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
+from prdigest.analyzers.verdict.model import VerdictModel, default_model
 from prdigest.analyzers.verdict.substance import Substance, is_core, measure
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.models.facts import (
@@ -67,8 +71,6 @@ from prdigest.models.facts import (
 )
 from prdigest.models.pullrequest import IncompleteReason, PullRequest
 
-READ_IN_DEPTH = 3.5
-QUICK_READ = 1.0
 NO_CORE_CAP = 1.0  # without core logic: a quick read at most
 INCOMPLETE_CAP = 3.0  # incomplete data: a quick read at most
 
@@ -161,15 +163,21 @@ def judge(
     refs: ReferencesFacts,
     discussion: DiscussionFacts,
     risks: RisksFacts,
+    model: VerdictModel | None = None,
 ) -> VerdictFacts:
-    """The reading verdict of one PR from its facts (pure, deterministic)."""
+    """The reading verdict of one PR from its facts (pure, deterministic).
+
+    `model` (default: the shipped, fitted one) scales each reason's weight and sets the
+    thresholds of the levels."""
+    model = model or default_model()
     reasons: list[VerdictReason] = []
 
     def add(code: str, detail: str, weight: float, *items: Evidence) -> None:
         for item in items:
             if item.template not in REASON_TEMPLATES or not item.template.startswith(f"{code}."):
                 raise ValueError(f"unknown reason template {item.template!r} for {code!r}")
-        reasons.append(VerdictReason(code=code, detail=detail, weight=round(weight, 2), items=list(items)))
+        scaled = model.scale(code, weight)
+        reasons.append(VerdictReason(code=code, detail=detail, weight=round(scaled, 2), items=list(items)))
 
     substance = measure(pr, files, symbols)
     _core_change(substance, add)
@@ -202,9 +210,9 @@ def judge(
         score = min(score, INCOMPLETE_CAP)
     level = (
         VerdictLevel.READ_IN_DEPTH
-        if score >= READ_IN_DEPTH
+        if score >= model.read_in_depth
         else VerdictLevel.QUICK_READ
-        if score >= QUICK_READ
+        if score >= model.quick_read
         else VerdictLevel.SKIP
     )
     if level is VerdictLevel.SKIP and known and not any(r.weight < 0 for r in reasons):

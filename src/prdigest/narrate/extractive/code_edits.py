@@ -19,7 +19,9 @@ def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
     subject = edit.symbol or edit.path
     params["subject"] = ph.code(subject)
     params["where"] = ph.say("code_edits", "where", name=ph.code(subject))
-    params["direction"] = ph.say("code_edits", f"direction-{edit.params.get('direction', 'changed')}")
+    # A direction this build has no words for (facts stored by another version) reads "changed".
+    direction = f"direction-{edit.params.get('direction', 'changed')}"
+    params["direction"] = ph.say("code_edits", direction if ph.has("code_edits", direction) else "direction-changed")
     params["count"] = str(edit.count)
     key: str = edit.kind
     if key == "constant-items-changed":
