@@ -362,6 +362,18 @@ def clause_subject(text: str, refs: list[RawRef], index: int) -> RawRef | None:
     return first
 
 
+_MAX_LABEL_WORDS = 3
+
+
+def _is_label(text: str, colon: int, ref_start: int) -> bool:
+    """Whether the colon ends a short line-opening label ("Fixes:", "Related issue:") that
+    `ref` is the value of, rather than a sentence ("We fixed the cache earlier: #4 …")."""
+    if text[colon + 1 : ref_start].strip():
+        return False
+    label = text[text.rfind("\n", 0, colon) + 1 : colon].strip(" \t*-")
+    return 0 < len(label.split()) <= _MAX_LABEL_WORDS
+
+
 def relation_before(
     text: str,
     ref: RawRef,
@@ -376,6 +388,8 @@ def relation_before(
     which is no relation of this PR's."""
     clause_begin = 0
     for match in _CLAUSE_BREAK.finditer(text, max(0, ref.start - 120), ref.start):
+        if text[match.start()] == ":" and _is_label(text, match.start(), ref.start):
+            continue  # "Fixes: #12": a label and the value right after it are one clause
         clause_begin = match.end()
     clause_floor = clause_begin
     previous_end = previous.end if previous is not None else 0
@@ -589,6 +603,29 @@ def pronoun_relation(text: str, subject: RawRef, until: int) -> Relation | None:
         if match is not None and (found is None or match.start() < found[0]):
             found = (match.start(), relation)
     return found[1] if found else None
+
+
+# --- titles ------------------------------------------------------------------------------
+# A title is one clause with this PR as its subject: "Fix crash in X when Y (#4731)",
+# "fix(client): handle Z (#5902)". Its head (a conventional-commit type, else its first word)
+# governs the numbers in parentheses that end it, however long the words between.
+_TITLE_HEAD = re.compile(r"^\s*(?:(?P<type>[A-Za-z]+)(?:\([^)\n]*\))?!?:\s*)?(?P<verb>[A-Za-z]+)")
+_TRAILING_REFS = re.compile(r"(?:\(\s*#\d{1,9}\s*\)[\s,]*)+$")
+_FIX_HEAD = re.compile(r"fix(?:es|ed)?|bug ?fix(?:es)?|resolves?|closes?|hotfix", re.I)
+
+
+def title_head_span(title: str) -> tuple[Relation | None, int]:
+    """The relation a title's head states for the references in parentheses ending it, and
+    where they begin; (None, len) when its head is no fix."""
+    trailing = _TRAILING_REFS.search(title)
+    head = _TITLE_HEAD.match(title)
+    if trailing is None or head is None:
+        return None, len(title)
+    kind = head.group("type")
+    word = kind if kind is not None else head.group("verb")
+    if not _FIX_HEAD.fullmatch(word):
+        return None, len(title)
+    return "fixes", trailing.start()
 
 
 # --- evidence ----------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from prdigest.analyzers.reference_patterns import (
     relation_before,
     sentence_around,
     sentence_bounds,
+    title_head_span,
     upstream_repository,
     waits_for,
 )
@@ -117,6 +118,8 @@ def references_in_text(
     relations = _relations(masked, raw, quoted, bounds)
     if is_subject and where == "commit":
         _unrelate_squash_suffix(masked, raw, relations, quoted[1])
+    if where == "title" and quoted[0] is None:
+        _relate_by_title_head(masked, raw, relations)
     owners = _quoted_owners(masked, raw, relations, own_repository) if not is_subject else [None] * len(raw)
     return [
         Reference(
@@ -189,6 +192,16 @@ def _unrelate_squash_suffix(
         inside_quote = quoted_span[0] <= ref.start < quoted_span[1]  # Revert "Add X (#103)"
         if suffix.start() <= ref.start < suffix.end() and not inside_quote:
             relations[index] = "mentions"
+
+
+def _relate_by_title_head(title: str, raw: list[RawRef], relations: list[Relation]) -> None:
+    """ "Fix crash when … (#4731)": the number a fix's title ends with is what it fixes."""
+    relation, begin = title_head_span(title)
+    if relation is None:
+        return
+    for index, ref in enumerate(raw):
+        if ref.start >= begin and relations[index] == "mentions":
+            relations[index] = relation
 
 
 def _resolve_pronouns(masked: str, raw: list[RawRef], relations: list[Relation], bounds: SentenceBounds) -> None:

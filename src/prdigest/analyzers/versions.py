@@ -58,13 +58,14 @@ FACTS_SCHEMA = 2
 # part of the PR in another commit of the same number and title makes the file list partial.
 # coverage v3: missing objects say why no file is listed (no second 'file-list-missing' gap).
 # references v9: the commit blocks of other PRs embedded in a squash body are not read.
+# references v10: "Fixes: #12" is one clause; a fix title's trailing "(#N)" is what it fixes.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
     "symbols": "10",
-    "references": "9",
+    "references": "10",
     "discussion": "3",
     "risks": "10",
     "verdict": "14",
