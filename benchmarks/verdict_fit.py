@@ -23,13 +23,14 @@ import argparse
 import csv
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verdict_agreement import LABELS, LEVELS, _database
+from verdict_agreement import _LEVEL_OF_VERDICT, LABELS, LEVELS, _database
 
 from prdigest.analyzers.verdict import default_model
+from prdigest.analyzers.verdict.judge import INCOMPLETE_CAP, NO_CORE_CAP, UNCAPPING_CODES
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 
@@ -50,9 +51,6 @@ MULTIPLIERS = (0.0, 0.5, 1.0, 1.5, 2.0)
 NEGATIVE_MULTIPLIERS = (0.5, 1.0, 1.5, 2.0)
 DEEP_THRESHOLDS = tuple(x / 4 for x in range(8, 25))  # 2.0 .. 6.0
 QUICK_THRESHOLDS = tuple(x / 4 for x in range(1, 11))  # 0.25 .. 2.5
-_CAP_WITHOUT_CORE = 1.0
-_CAP_INCOMPLETE = 3.0
-_UNCAPPING = frozenset({"lineage", "dependency-decision", "design-trap"})
 DEFAULT_CALIBRATED = ("encode/httpx", "fastapi/fastapi", "huggingface/accelerate", "pallets/flask", "psf/black")
 
 
@@ -80,10 +78,10 @@ class Model:
             key = code if weight > 0 and code in self.multipliers else NEGATIVE if weight < 0 else None
             score += weight * (self.multipliers[key] if key else 1.0)
         positive = {code for code, weight in case.weights if weight > 0}
-        if not case.has_core and not positive & _UNCAPPING:
-            score = min(score, _CAP_WITHOUT_CORE)
+        if not case.has_core and not positive & set(UNCAPPING_CODES):
+            score = min(score, NO_CORE_CAP)
         if case.incomplete:
-            score = min(score, _CAP_INCOMPLETE)
+            score = min(score, INCOMPLETE_CAP)
         return "in-depth" if score >= self.deep else "quick" if score >= self.quick else "skip"
 
 
@@ -162,13 +160,12 @@ def load_cases(clones: Path, labels: Path, workdir: Path) -> list[Case]:
                     print(f"{repository}#{row['number']}: not in the database, skipped")
                     continue
                 reasons = facts.verdict.reasons
-                shipped = {"read-in-depth": "in-depth", "quick-read": "quick", "skip": "skip"}
                 cases.append(
                     Case(
                         repository=repository,
                         number=int(row["number"]),
                         label=row["label"],
-                        shipped=shipped[facts.verdict.level.value],
+                        shipped=_LEVEL_OF_VERDICT[facts.verdict.level.value],
                         weights=tuple((r.code, r.weight) for r in reasons),
                         has_core=any(r.code == "core-change" for r in reasons),
                         incomplete=any(r.code == "incomplete-data" for r in reasons),
@@ -178,10 +175,10 @@ def load_cases(clones: Path, labels: Path, workdir: Path) -> list[Case]:
     return cases
 
 
-def score(cases: Iterable[Case], level: object) -> Figures:
+def score(cases: Iterable[Case], level: Callable[[Case], str]) -> Figures:
     figures = Figures()
     for case in cases:
-        figures.add(case.label, level(case))  # type: ignore[operator]
+        figures.add(case.label, level(case))
     return figures
 
 

@@ -73,6 +73,8 @@ from prdigest.models.pullrequest import IncompleteReason, PullRequest
 
 NO_CORE_CAP = 1.0  # without core logic: a quick read at most
 INCOMPLETE_CAP = 3.0  # incomplete data: a quick read at most
+# Reasons that lift the no-core cap: what they tell is worth reading without core logic.
+UNCAPPING_CODES = ("lineage", "dependency-decision", "design-trap")
 
 _SIZE_STEPS = ((600, 3.0), (300, 2.5), (150, 2.0), (40, 1.5), (5, 1.0), (1, 0.5))
 SPREAD_FILES, SPREAD_LINES, SPREAD_WEIGHT = 5, 100, 0.5
@@ -203,7 +205,7 @@ def judge(
         _incomplete(pr, add)
 
     score = round(sum(r.weight for r in reasons), 2)
-    if not substance.behaviour_lines and not _has(reasons, "lineage", "dependency-decision", "design-trap"):
+    if not substance.behaviour_lines and not _has(reasons, *UNCAPPING_CODES):
         score = min(score, NO_CORE_CAP)
     if not known or pr.incomplete:
         # What was not seen may hold what matters: never more than a quick read.
