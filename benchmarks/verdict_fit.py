@@ -34,9 +34,9 @@ from prdigest.analyzers.verdict.judge import INCOMPLETE_CAP, NO_CORE_CAP, UNCAPP
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 
-# Reasons whose weight a fit may scale; the negatives share one multiplier.
+# Reasons whose weight a fit may scale; the negatives share one multiplier. The size of the
+# core change is fitted as its own steps (``core_lines``), its multiplier stays 1.0.
 POSITIVE_CODES = (
-    "core-change",
     "new-module",
     "public-api",
     "fix",
@@ -49,6 +49,9 @@ POSITIVE_CODES = (
 NEGATIVE = "negatives"
 MULTIPLIERS = (0.0, 0.5, 1.0, 1.5, 2.0)
 NEGATIVE_MULTIPLIERS = (0.5, 1.0, 1.5, 2.0)
+STEP_WEIGHTS = tuple(x / 4 for x in range(0, 17))  # 0.0 .. 4.0
+# The floors of the fitted size steps: the hand-set ones with the smallest split in two.
+STEP_FLOORS = (1, 3, 5, 40, 150, 300, 600)
 DEEP_THRESHOLDS = tuple(x / 4 for x in range(8, 25))  # 2.0 .. 6.0
 QUICK_THRESHOLDS = tuple(x / 4 for x in range(1, 11))  # 0.25 .. 2.5
 DEFAULT_CALIBRATED = ("encode/httpx", "fastapi/fastapi", "huggingface/accelerate", "pallets/flask", "psf/black")
@@ -60,10 +63,16 @@ class Case:
     number: int
     label: str
     shipped: str
-    weights: tuple[tuple[str, float], ...]  # (code, weight) of every reason
+    weights: tuple[tuple[str, float], ...]  # (code, weight) of every reason but the core size
+    core_lines: int  # lines of core logic (0: none), weighed by the model's size steps
     has_core: bool
     incomplete: bool
     reason: str
+
+
+def _shipped_steps() -> dict[int, float]:
+    shipped = default_model()
+    return {floor: shipped.core_weight(floor) for floor in STEP_FLOORS}
 
 
 @dataclass
@@ -71,9 +80,16 @@ class Model:
     multipliers: dict[str, float] = field(default_factory=lambda: dict.fromkeys((*POSITIVE_CODES, NEGATIVE), 1.0))
     deep: float = field(default_factory=lambda: default_model().read_in_depth)
     quick: float = field(default_factory=lambda: default_model().quick_read)
+    steps: dict[int, float] = field(default_factory=_shipped_steps)  # least lines -> weight
+
+    def copy(self) -> Model:
+        return Model(dict(self.multipliers), self.deep, self.quick, dict(self.steps))
+
+    def core_weight(self, lines: int) -> float:
+        return next((self.steps[floor] for floor in sorted(self.steps, reverse=True) if lines >= floor), 0.0)
 
     def level(self, case: Case) -> str:
-        score = 0.0
+        score = self.core_weight(case.core_lines)
         for code, weight in case.weights:
             key = code if weight > 0 and code in self.multipliers else NEGATIVE if weight < 0 else None
             score += weight * (self.multipliers[key] if key else 1.0)
@@ -82,7 +98,10 @@ class Model:
             score = min(score, NO_CORE_CAP)
         if case.incomplete:
             score = min(score, INCOMPLETE_CAP)
-        return "in-depth" if score >= self.deep else "quick" if score >= self.quick else "skip"
+        level = "in-depth" if score >= self.deep else "quick" if score >= self.quick else "skip"
+        # judge's caps hold whatever the thresholds: no core logic or incomplete data, no deeper
+        capped = (not case.has_core and not positive & set(UNCAPPING_CODES)) or case.incomplete
+        return "quick" if level == "in-depth" and capped else level
 
 
 @dataclass
@@ -113,16 +132,30 @@ def objective(model: Model, cases: Sequence[Case]) -> float:
     return (agree - 2 * swaps) / max(1, len(cases))
 
 
-def fit(cases: Sequence[Case], passes: int = 4) -> Model:
-    """Coordinate ascent from the shipped weights; ties keep the value nearer the shipped one."""
+def fit(cases: Sequence[Case], passes: int = 5) -> Model:
+    """Coordinate ascent from the shipped weights; ties keep the value nearer the shipped one.
+    The size steps stay monotone: more lines never weigh less."""
     model = Model()
     best = objective(model, cases)
     for _ in range(passes):
         improved = False
+        floors = sorted(model.steps)
+        for index, floor in enumerate(floors):
+            low = model.steps[floors[index - 1]] if index else 0.0
+            high = model.steps[floors[index + 1]] if index + 1 < len(floors) else max(STEP_WEIGHTS)
+            current = model.steps[floor]
+            for value in sorted(STEP_WEIGHTS, key=lambda v: abs(v - current)):
+                if not low <= value <= high:
+                    continue
+                trial = model.copy()
+                trial.steps[floor] = value
+                score = objective(trial, cases)
+                if score > best + 1e-9:
+                    model, best, improved = trial, score, True
         for key in (*POSITIVE_CODES, NEGATIVE):
             grid = NEGATIVE_MULTIPLIERS if key == NEGATIVE else MULTIPLIERS
             for value in sorted(grid, key=lambda v: abs(v - 1.0)):
-                trial = Model(dict(model.multipliers), model.deep, model.quick)
+                trial = model.copy()
                 trial.multipliers[key] = value
                 score = objective(trial, cases)
                 if score > best + 1e-9:
@@ -131,7 +164,8 @@ def fit(cases: Sequence[Case], passes: int = 4) -> Model:
             for quick in sorted(QUICK_THRESHOLDS, key=lambda v: abs(v - 1.0)):
                 if quick >= deep:
                     continue
-                trial = Model(dict(model.multipliers), deep, quick)
+                trial = model.copy()
+                trial.deep, trial.quick = deep, quick
                 score = objective(trial, cases)
                 if score > best + 1e-9:
                     model, best, improved = trial, score, True
@@ -160,13 +194,16 @@ def load_cases(clones: Path, labels: Path, workdir: Path) -> list[Case]:
                     print(f"{repository}#{row['number']}: not in the database, skipped")
                     continue
                 reasons = facts.verdict.reasons
+                sizes = [r for r in reasons if r.items and r.items[0].template == "core-change.lines"]
+                core_lines = int(str(sizes[0].items[0].params["lines"])) if sizes else 0
                 cases.append(
                     Case(
                         repository=repository,
                         number=int(row["number"]),
                         label=row["label"],
                         shipped=_LEVEL_OF_VERDICT[facts.verdict.level.value],
-                        weights=tuple((r.code, r.weight) for r in reasons),
+                        weights=tuple((r.code, r.weight) for r in reasons if r not in sizes),
+                        core_lines=core_lines,
                         has_core=any(r.code == "core-change" for r in reasons),
                         incomplete=any(r.code == "incomplete-data" for r in reasons),
                         reason=row["reason"],
@@ -203,8 +240,14 @@ def write_model(path: Path, model: Model, in_sample: Figures, held_out: Figures,
         f"read_in_depth = {model.deep}",
         f"quick_read = {model.quick}",
         "",
+        "",
         "[multipliers]",
+        '"core-change" = 1.0',
         *(f'"{key}" = {value * shipped.multipliers.get(key, 1.0)}' for key, value in model.multipliers.items()),
+        "",
+        "# the weight of a change's lines of core logic: least lines = weight",
+        "[core_lines]",
+        *(f'"{floor}" = {weight}' for floor, weight in sorted(model.steps.items())),
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")
@@ -255,6 +298,12 @@ def main() -> int:
     print(f"  in-sample                           {in_sample.line()}")
     print(f"  leave-one-repository-out            {held_out.line()}")
     print(f"  model on every label: deep >= {whole.deep}, quick >= {whole.quick}, multipliers {whole.multipliers}")
+    print(f"  core-line steps {whole.steps}")
+    if tuned and others:
+        from_calibration = fit(tuned)
+        print(
+            f"  fit on the calibration histories, scored on the others: {score(others, from_calibration.level).line()}"
+        )
     print("\nper history: shipped rules | fit without this history")
     for repository, (shipped, fitted) in per_repository.items():
         print(f"  {repository:28} {shipped.line()} | {fitted.line()}")

@@ -141,7 +141,12 @@ def changed_lines(change: FileChange, language: str | None) -> ChangedLines:
     other files, and patches without line numbers, are read by the lines' own look."""
     sides = _python_sides(change)
     if sides is None:
-        return _look_of_lines(change, language)
+        looked = _look_of_lines(change, language)
+        code = [line for line in file_diff(change).changes() if line.text.strip()]
+        if looked.code and all(_VERSION_LINE.match(line.text) for line in code):
+            # nothing but version constants, whatever the file's syntax: no line of behaviour
+            return ChangedLines(quiet=looked.quiet, version=looked.code)
+        return looked
     before, after = sides
     diff = file_diff(change)
     same = before is not None and after is not None and (before.shape == after.shape or imports_reordered(change))
@@ -181,14 +186,14 @@ def _look_of_lines(change: FileChange, language: str | None) -> ChangedLines:
             inside = in_doc
             if quotes % 2 == 1:
                 in_doc = not in_doc
-            if not text or inside or quotes or _is_comment(text, language):
+            if not text or inside or quotes or is_comment_line(text, language):
                 quiet += 1
             else:
                 code += 1
     return ChangedLines(code=code, quiet=quiet)
 
 
-def _is_comment(text: str, language: str | None) -> bool:
+def is_comment_line(text: str, language: str | None) -> bool:
     if language in _HASH_COMMENT:
         return text.startswith("#") and not text.startswith("#!")
     if language in _SLASH_COMMENT:

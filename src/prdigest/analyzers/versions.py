@@ -68,7 +68,7 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "references": "10",
     "discussion": "3",
     "risks": "10",
-    "verdict": "14",
+    "verdict": "15",
 }
 
 

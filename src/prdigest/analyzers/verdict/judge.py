@@ -76,7 +76,6 @@ INCOMPLETE_CAP = 3.0  # incomplete data: a quick read at most
 # Reasons that lift the no-core cap: what they tell is worth reading without core logic.
 UNCAPPING_CODES = ("lineage", "dependency-decision", "design-trap")
 
-_SIZE_STEPS = ((600, 3.0), (300, 2.5), (150, 2.0), (40, 1.5), (5, 1.0), (1, 0.5))
 SPREAD_FILES, SPREAD_LINES, SPREAD_WEIGHT = 5, 100, 0.5
 NEW_MODULE_WEIGHT = 1.0
 PUBLIC_API_MIN, PUBLIC_API_WEIGHT = 10, 1.0
@@ -148,6 +147,7 @@ REASON_TEMPLATES = frozenset(
         "incomplete-data.missing-objects",
         "small-change.lines",
         "version-only.lines",
+        "data-only.lines",
         "no-core.categories",
         "no-files.none",
     }
@@ -182,7 +182,7 @@ def judge(
         reasons.append(VerdictReason(code=code, detail=detail, weight=round(scaled, 2), items=list(items)))
 
     substance = measure(pr, files, symbols)
-    _core_change(substance, add)
+    _core_change(substance, model, add)
     _fix(pr, refs, tests, substance, add)
     _lineage(pr, tests, refs, substance, add)
     _design(discussion, risks, files, add)
@@ -217,10 +217,20 @@ def judge(
         if score >= model.quick_read
         else VerdictLevel.SKIP
     )
+    if level is VerdictLevel.READ_IN_DEPTH and (
+        capped_to_quick(substance.behaviour_lines > 0, reasons) or not known or pr.incomplete
+    ):
+        level = VerdictLevel.QUICK_READ  # the caps hold whatever the model's thresholds are
     if level is VerdictLevel.SKIP and known and not any(r.weight < 0 for r in reasons):
         _why_small(substance, add)
     reasons.sort(key=lambda r: -abs(r.weight))
     return VerdictFacts(level=level, score=score, reasons=reasons)
+
+
+def capped_to_quick(has_core: bool, reasons: list[VerdictReason]) -> bool:
+    """Without core logic a PR reaches a quick read at most, unless a reason worth reading
+    without code lifts the cap."""
+    return not has_core and not _has(reasons, *UNCAPPING_CODES)
 
 
 def _ev(template: str, **params: str | list[str]) -> Evidence:
@@ -231,11 +241,11 @@ def _has(reasons: list[VerdictReason], *codes: str) -> bool:
     return any(r.code in codes and r.weight > 0 for r in reasons)
 
 
-def _core_change(substance: Substance, add: _Add) -> None:
+def _core_change(substance: Substance, model: VerdictModel, add: _Add) -> None:
     lines = substance.behaviour_lines
     if lines <= 0:
         return
-    weight = next(w for floor, w in _SIZE_STEPS if lines >= floor)
+    weight = model.core_weight(lines)
     paths = list(substance.core_files[:3])
     files = str(len(substance.core_files))
     add(
@@ -563,6 +573,10 @@ def _why_small(substance: Substance, add: _Add) -> None:
     """A skip says what the PR is, not that nothing was found."""
     if not substance.behaviour_lines and substance.version_lines:
         add("version-only", "only a version constant changed in source", 0.0, _ev("version-only.lines"))
+        return
+    if not substance.behaviour_lines and substance.data_lines:
+        lines = str(substance.data_lines)
+        add("data-only", f"only {lines} lines of literal data changed", 0.0, _ev("data-only.lines", lines=lines))
         return
     if substance.behaviour_lines:
         lines = str(substance.behaviour_lines)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from prdigest.analyzers.behaviour import changed_lines
 from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
 from prdigest.analyzers.symbols.own_tests import TestSpans, in_spans, own_test_spans
+from prdigest.analyzers.verdict.data_lines import data_only_lines
 from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest
@@ -37,6 +38,7 @@ class Substance:
     comment_only_lines: int = 0  # changed core lines that are only comments/docstrings/blank
     message_lines: int = 0  # changed lines of core files whose change rewords only messages
     version_lines: int = 0  # version constants changed in files whose behaviour did not change
+    data_lines: int = 0  # changed lines of a change that only edits literal data (`data_lines`)
     modules: tuple[str, ...] = ()
     categories: dict[str, int] = field(default_factory=dict)  # changed lines per file category
 
@@ -69,6 +71,9 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
             per_file[change.path] += max(0, counted.code - _test_module_lines(change, own_tests))
         quiet += counted.quiet
         versions += counted.version
+    data = data_only_lines((c, core[c.path].language) for c in pr.files if c.path in core) if per_file.total() else 0
+    if data:
+        per_file.clear()  # table entries, not logic: no line of behaviour
     moved_names = _moved_names(symbols, set(core))
     local = _local_names(symbols)
     # definitions the PR adds to the code, closures and moves aside
@@ -105,6 +110,7 @@ def measure(pr: PullRequest, files: FilesFacts, symbols: SymbolsFacts) -> Substa
         comment_only_lines=quiet,
         message_lines=messages,
         version_lines=versions,
+        data_lines=data,
         modules=tuple(dict.fromkeys(core[p].module for p in ranked if core[p].module)),
         categories=dict(categories),
     )

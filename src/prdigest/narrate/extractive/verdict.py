@@ -1,5 +1,5 @@
-"""The recommended action and the feed paragraph: the verdict first, then why, then what to
-watch, all from the verdict, risk, dependency and discussion facts."""
+"""The recommended action and the feed paragraph: the verdict first, then why, then what a
+reader gains (`lesson`), then what to watch, all from the verdict, risk, dependency and discussion facts."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from prdigest.facts_view.evidence import reason_text, tag_label, tag_labels
 from prdigest.models.facts import Facts, VerdictReason
 from prdigest.models.narrative import Length
 from prdigest.narrate.extractive.changes import caps_added, specifier
+from prdigest.narrate.extractive.lesson import lesson_sentence
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
 from prdigest.words import Phrases
@@ -17,7 +18,7 @@ MAX_WATCH = {"full": 4, "brief": 2}
 # Reasons that name something a reader learns; the feed leads with these (seed 003).
 LESSON_CODES = frozenset({"lineage", "design-trap", "fix", "dependency-decision", "new-module", "public-api"})
 # Reasons that say what a skipped PR is rather than weigh it.
-DESCRIPTIVE_CODES = frozenset({"small-change", "version-only", "no-core", "no-files"})
+DESCRIPTIVE_CODES = frozenset({"small-change", "version-only", "data-only", "no-core", "no-files"})
 MAX_REASONS = 3
 # Reasons that carry no weight but must always be said (what the facts could not see).
 STATED_CODES = frozenset({"incomplete-data"})
@@ -133,6 +134,9 @@ def verdict_paragraph(facts: Facts, length: Length, ph: Phrases) -> str:
     """``值得精读。<why>。需关注：…。`` / ``Worth reading in depth. <why>. Watch: ….``"""
     label = ph.labels.verdict(facts.verdict.level.value)
     parts = [ph.say("verdict", "lead", label=label), *lineage_sentences(facts, ph), reasons_sentence(facts, ph)]
+    lesson = lesson_sentence(facts, ph)
+    if lesson:
+        parts.append(lesson)
     watch = watch_items(facts, length, ph)
     if watch:
         parts.append(ph.say("verdict", "watch", items=ph.tables["quote"]["clause_sep"].join(watch)))
