@@ -71,6 +71,14 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "verdict": "14",
 }
 
+# How a fix's changed lines are blamed (`Facts.origins`, pipeline/origins.py), apart from the
+# analyzers: facts blamed by an older way are blamed again by `analyze`, without re-analysis.
+# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it.
+ORIGINS_VERSION = 2
+# How stored facts show their origins: any, and those blamed by this version (its first field).
+ORIGINS_MARK = '"origins":{'
+CURRENT_ORIGINS_MARK = f'"origins":{{"version":{ORIGINS_VERSION},'
+
 
 def versions_digest(versions: Mapping[str, str]) -> str:
     """The part of a facts cache key that names the analyzers (and the facts schema)."""
