@@ -59,13 +59,15 @@ FACTS_SCHEMA = 2
 # coverage v3: missing objects say why no file is listed (no second 'file-list-missing' gap).
 # references v9: the commit blocks of other PRs embedded in a squash body are not read.
 # references v10: "Fixes: #12" is one clause; a fix title's trailing "(#N)" is what it fixes.
+# references v11: "Fixing #12" fixes where this PR is the gerund's subject; a release branch's
+# title ("[2.x] Fix crash (#431)") follows up the PR it ports.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
     "symbols": "10",
-    "references": "10",
+    "references": "11",
     "discussion": "3",
     "risks": "10",
     "verdict": "14",
