@@ -69,7 +69,8 @@ def blame_fixes(
     jobs: int = 2,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> OriginStats:
-    """Blame every fix of the repository that has no origins yet; write them to its facts."""
+    """Blame every fix of the repository that has no origins yet, or origins an older
+    ``ORIGINS_VERSION`` made; write them to its facts."""
     stats = OriginStats()
     moments = pr_moments(store, repository)
     by_head = {m.head_sha: m.number for m in moments.values() if m.head_sha}
