@@ -253,6 +253,9 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         "fixes",
         r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b(?:\s+(?:issue|bug|pr|for))?\s*:?|修复|解决|关闭",
     ),
+    # "Fixing #12": a gerund states this PR's act only where it opens the clause or follows
+    # this PR as the subject ("This PR is fixing #12"); "while fixing #12 we saw …" does not.
+    ("fixes", r"\b(?:fix|resolv)ing\b(?:\s+(?:issue|bug|pr))?\s*:?"),
     (
         "root-cause-in",
         r"\broot[- ]caused?\b|\bcaused by\b|\bregress(?:ion|ed)? (?:from|of|in|by|since|caused by)\b|"
@@ -326,6 +329,14 @@ _SUBJECT_LEAD = re.compile(
 )
 # Words that make this PR the subject again after another reference opened the clause.
 _SELF_SUBJECT = r"(?:this(?:\s+(?:pr|pull request|change|patch|commit|one))?|we|here)"
+_GERUND = re.compile(r"(?:fix|resolv)ing\b", re.I)
+# What may stand before a gerund that is this PR's act: nothing but a list marker, or this
+# PR as the subject of a progressive ("This PR is fixing", "We are resolving").
+_GERUND_LEAD = re.compile(
+    r"[\s(\[*_>-]*(?:(?:this(?:\s+(?:pr|pull request|change|patch|commit))?|it)\s+is\s+|we\s+are\s+)?"
+    r"(?:(?:also|now|just)\s+)?",
+    re.I,
+)
 _SELF_WORDS = re.compile(rf"\b{_SELF_SUBJECT}\b|本\s*PR|本次|我们", re.I)
 # A cue in the past tense or the passive ("was reverted in", "fixed by", "被回退") states what
 # happened to the clause's subject.
@@ -410,6 +421,8 @@ def relation_before(
     if best is None:
         return "mentions"
     cue_start, cue_end = best[3], best[0]
+    if _GERUND.match(text, cue_start) and not _GERUND_LEAD.fullmatch(text, max(clause_floor, previous_end), cue_start):
+        return "mentions"
     if best[2] != "root-cause-in" and _foreign_subject(text, clause_floor, previous_end, cue_start):
         return "mentions"
     if best[2] == "reverted-by" and _acts_on_an_object(text, max(clause_floor, previous_end), cue_start):
@@ -611,13 +624,19 @@ def pronoun_relation(text: str, subject: RawRef, until: int) -> Relation | None:
 # governs the numbers in parentheses that end it, however long the words between.
 _TITLE_HEAD = re.compile(r"^\s*(?:(?P<type>[A-Za-z]+)(?:\([^)\n]*\))?!?:\s*)?(?P<verb>[A-Za-z]+)")
 _TRAILING_REFS = re.compile(r"(?:\(\s*#\d{1,9}\s*\)[\s,]*)+$")
-_FIX_HEAD = re.compile(r"fix(?:es|ed)?|bug ?fix(?:es)?|resolves?|closes?|hotfix", re.I)
+_FIX_HEAD = re.compile(r"fix(?:es|ed|ing)?|bug ?fix(?:es)?|resolves?|closes?|hotfix", re.I)
+# "[2.x] Fix crash (#431)", "[release-3.0] …": a leading tag naming a release line (a version
+# with a dot; "[563]" is an issue's number) says this PR carries a change to that branch, and
+# the number ending its title is the PR it ports: a follow-up to it, not a fix of it.
+_BRANCH_TAG = re.compile(r"^\s*\[[^\]\n]*?\d+\.(?:\d+|x)\b[^\]\n]*\]", re.I)
 
 
 def title_head_span(title: str) -> tuple[Relation | None, int]:
     """The relation a title's head states for the references in parentheses ending it, and
-    where they begin; (None, len) when its head is no fix."""
+    where they begin; (None, len) when its head is no fix nor a release branch's tag."""
     trailing = _TRAILING_REFS.search(title)
+    if trailing is not None and _BRANCH_TAG.match(title):
+        return "follow-up-to", trailing.start()
     head = _TITLE_HEAD.match(title)
     if trailing is None or head is None:
         return None, len(title)

@@ -195,12 +195,14 @@ def _unrelate_squash_suffix(
 
 
 def _relate_by_title_head(title: str, raw: list[RawRef], relations: list[Relation]) -> None:
-    """ "Fix crash when … (#4731)": the number a fix's title ends with is what it fixes."""
+    """ "Fix crash when … (#4731)": the number a fix's title ends with is what it fixes. In a
+    release branch's title ("[2.x] Fix crash (#431)") it is the PR ported, whatever the verb."""
     relation, begin = title_head_span(title)
     if relation is None:
         return
+    overruled: set[Relation] = {"mentions", "fixes"} if relation == "follow-up-to" else {"mentions"}
     for index, ref in enumerate(raw):
-        if ref.start >= begin and relations[index] == "mentions":
+        if ref.start >= begin and relations[index] in overruled:
             relations[index] = relation
 
 

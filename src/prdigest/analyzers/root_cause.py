@@ -5,6 +5,9 @@ its central change is in, and writes what it finds both ways ("root cause in #N"
 fix, "fixed by" on #N). Only the central files count when the fix has some: a fix of
 `redirect.py` that also tidies a lint configuration is not caused by whoever wrote that
 configuration. The bar is a share of the counted lines, not a guess: below it, nothing.
+A PR that only moved or re-wrapped the lines (its diff proves it; `LineOrigin.moved_by`) did
+not write the bug: the PR that wrote them is counted (``past_moves``; False counts the
+mover, as plain blame does).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ class RootCauseRule:
     min_lines: int = 2
     min_share: float = 0.5
     central_only: bool = True
+    past_moves: bool = True
 
 
 @dataclass(frozen=True)
@@ -58,11 +62,14 @@ def find_root_cause(
     commits: dict[int, str] = {}
     paths: dict[int, set[str]] = {}
     for origin in origins.origins:
-        if origin.path not in counted or origin.number is None or origin.number == own:
+        number, commit = origin.number, origin.commit
+        if not rule.past_moves and origin.moved_by is not None:
+            number, commit = origin.moved_by_number, origin.moved_by
+        if origin.path not in counted or number is None or number == own:
             continue
-        by_number[origin.number] += origin.lines
-        commits.setdefault(origin.number, origin.commit)
-        paths.setdefault(origin.number, set()).add(origin.path)
+        by_number[number] += origin.lines
+        commits.setdefault(number, commit)
+        paths.setdefault(number, set()).add(origin.path)
     if not by_number:
         return None
     number, lines = by_number.most_common(1)[0]

@@ -59,17 +59,27 @@ FACTS_SCHEMA = 2
 # coverage v3: missing objects say why no file is listed (no second 'file-list-missing' gap).
 # references v9: the commit blocks of other PRs embedded in a squash body are not read.
 # references v10: "Fixes: #12" is one clause; a fix title's trailing "(#N)" is what it fixes.
+# references v11: "Fixing #12" fixes where this PR is the gerund's subject; a release branch's
+# title ("[2.x] Fix crash (#431)") follows up the PR it ports.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "12",
     "dependencies": "6",
     "symbols": "10",
-    "references": "10",
+    "references": "11",
     "discussion": "3",
     "risks": "10",
     "verdict": "15",
 }
+
+# How a fix's changed lines are blamed (`Facts.origins`, pipeline/origins.py), apart from the
+# analyzers: facts blamed by an older way are blamed again by `analyze`, without re-analysis.
+# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it.
+ORIGINS_VERSION = 2
+# How stored facts show their origins: any, and those blamed by this version (its first field).
+ORIGINS_MARK = '"origins":{'
+CURRENT_ORIGINS_MARK = f'"origins":{{"version":{ORIGINS_VERSION},'
 
 
 def versions_digest(versions: Mapping[str, str]) -> str:

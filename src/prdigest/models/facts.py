@@ -405,6 +405,10 @@ class LineOrigin(_Fact):
     number: int | None = None  # the PR that commit belongs to, when one stored PR has it
     path: str  # in the parent
     lines: int
+    # The nearest commit plain blame named that only moved or re-wrapped these lines (its
+    # own diff proves it, sources/git/moves.py), and its PR: `commit` is who wrote them.
+    moved_by: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    moved_by_number: int | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class LineOrigins(_Fact):
@@ -413,6 +417,9 @@ class LineOrigins(_Fact):
     Filled (after analysis, from the clone) for PRs that say they fix something; code files
     only, bounded per PR (``limited`` when the bound cut it)."""
 
+    # How they were blamed (analyzers/versions.ORIGINS_VERSION; 1 before it was written).
+    # The first field, so a LIKE on the stored JSON tells stale origins from current ones.
+    version: int = 1
     commit: str  # the PR's own (merge or squash) commit; blame ran on its first parent
     lines: int = 0  # changed lines blamed
     lines_by_path: dict[str, int] = Field(default_factory=dict)

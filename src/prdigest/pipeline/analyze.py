@@ -19,7 +19,7 @@ from prdigest.analyzers.versions import DEFAULT_VERSIONS, facts_key
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.pipeline.lineage import LineageStats, link_repository
-from prdigest.pipeline.origins import OriginStats, blame_fixes, clone_of
+from prdigest.pipeline.origins import OriginStats, blame_fixes, clone_of, stale_origins
 from prdigest.store.facts_store import analysis_states, get_facts, save_facts, save_facts_rows, stored_records
 from prdigest.store.store import Store
 
@@ -91,8 +91,33 @@ def analyze_stored(
     # Oldest first: a PR's old file is then the previous PR's new file, whose parse the
     # symbols analyzer keeps, so it parses only the (incremental) new side.
     todo.sort(key=lambda item: names[item[0]])
-    if not todo:
-        return stats
+    if todo:
+        _analyze_todo(store, todo, names, hashes, stats, registry, context, on_done, jobs)
+    # Lineage is redone for what was analyzed, and where stored origins were blamed by an
+    # older rule (ORIGINS_VERSION): an upgrade re-blames its fixes without re-analysis.
+    repos = {name for name, _number in names.values()} if stats.analyzed else set()
+    repos |= {
+        r for r in {s.repository for s in states} - repos if stale_origins(store, r) and clone_of(store, r) is not None
+    }
+    for repo in sorted(repos):
+        clone = clone_of(store, repo)
+        if clone is not None:
+            stats.origins[repo] = blame_fixes(store, repo, clone, jobs=jobs or 2)
+        stats.lineage[repo] = link_repository(store, repo)
+    return stats
+
+
+def _analyze_todo(
+    store: Store,
+    todo: list[tuple[int, str, str]],
+    names: dict[int, tuple[str, int]],
+    hashes: dict[int, str],
+    stats: AnalyzeStats,
+    registry: Registry | None,
+    context: AnalysisContext,
+    on_done: Callable[[str, int, str], None] | None,
+    jobs: int | None,
+) -> None:
     registry = registry or default_registry()  # imported only when there is something to analyze
     from prdigest.pipeline import analyze_workers as workers
     from prdigest.pipeline.worker_pool import worker_count
@@ -110,13 +135,6 @@ def analyze_stored(
     with closing(pages):
         for page in pages:
             _save_page(store, page, names, hashes, stats, on_done)
-    if stats.analyzed:
-        for repo in sorted({name for name, _number in names.values()}):
-            clone = clone_of(store, repo)
-            if clone is not None:
-                stats.origins[repo] = blame_fixes(store, repo, clone, jobs=jobs or 2)
-            stats.lineage[repo] = link_repository(store, repo)
-    return stats
 
 
 def _save_page(

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from prdigest.analyzers.versions import facts_key
+from prdigest.analyzers.versions import CURRENT_ORIGINS_MARK, ORIGINS_MARK, facts_key
 from prdigest.store import quick
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ def nothing_to_analyze(db: str | None, repository: str | None) -> int | None:
             return None
         if not quick.search_current(connection, repository):
             return None
+        if quick.stale_origins(connection, repository, ORIGINS_MARK, CURRENT_ORIGINS_MARK):
+            return None  # analyze blames those fixes again
         return len(keys)
 
 

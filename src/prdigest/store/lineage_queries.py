@@ -89,6 +89,29 @@ def facts_containing(store: Store, repository: str, needle: str) -> list[Facts]:
         return [Facts.model_validate_json(r[0]) for r in connection.execute(query)]
 
 
+def facts_lacking(store: Store, repository: str, needle: str, mark: str) -> bool:
+    """Whether some facts of the repository contain ``needle`` but not ``mark`` (literals)."""
+
+    def like(text: str) -> str:
+        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+    query = (
+        select(facts.c.pull_request_id)
+        .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
+        .join(repositories, repositories.c.id == pull_requests.c.repository_id)
+        .where(
+            and_(
+                repositories.c.full_name == repository,
+                facts.c.body.like(like(needle), escape="\\"),
+                ~facts.c.body.like(like(mark), escape="\\"),
+            )
+        )
+        .limit(1)
+    )
+    with store._engine.connect() as connection:
+        return connection.execute(query).first() is not None
+
+
 def all_facts(store: Store, repository: str) -> list[Facts]:
     """Every analyzed PR's facts (for audits; the pass reads only what it needs)."""
     return facts_containing(store, repository, "")

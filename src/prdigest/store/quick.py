@@ -140,6 +140,21 @@ def search_stamp(record_hash: str, facts_key: str | None, count: int | None, las
     return f"{record_hash[:32]}:{facts_key or '-'}:{count or 0}.{last_id or 0}"
 
 
+def stale_origins(connection: sqlite3.Connection, repository: str | None, any_mark: str, current_mark: str) -> bool:
+    """Whether some facts hold origins (``any_mark``) blamed by another version than
+    ``current_mark`` says: what `lineage_queries.facts_lacking` answers."""
+    sql = (
+        "SELECT 1 FROM facts f JOIN pull_requests p ON p.id = f.pull_request_id "
+        "JOIN repositories r ON r.id = p.repository_id "
+        "WHERE instr(f.body, ?) > 0 AND instr(f.body, ?) = 0"
+    )
+    args: tuple[str, ...] = (any_mark, current_mark)
+    if repository:
+        sql += " AND r.full_name = ?"
+        args += (repository,)
+    return connection.execute(sql + " LIMIT 1", args).fetchone() is not None
+
+
 def search_current(connection: sqlite3.Connection, repository: str | None) -> bool:
     """Whether `search_store.reindex(store, repository)` would change nothing: every PR's row
     is current and no row is left of a deleted PR."""

@@ -50,3 +50,41 @@ def test_other_titles_only_mention_the_number(title: str) -> None:
 
 def test_a_stated_relation_is_not_overruled_by_the_title_head() -> None:
     assert _relations("Fix the regression introduced in (#431)") == {431: "root-cause-in"}
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        ("Fixing #431", ""),
+        ("Handle an empty header list", "Fixing #431 by skipping the merge when the list is empty."),
+        ("Handle an empty header list", "- Fixing #431\n- Adds a test"),
+        ("Handle an empty header list", "This PR is fixing #431: the merge no longer drops the list."),
+        ("Fixing the page count of a partial last page (#431)", ""),
+    ],
+)
+def test_a_fix_in_the_gerund_that_this_pr_does_fixes(title: str, body: str) -> None:
+    assert _relations(title, body) == {431: "fixes"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "While fixing #431 I noticed the merge also drops the list.",
+        "After fixing #431, the cache kept stale keys; this evicts them.",
+        "The maintainers are still fixing #431 upstream.",
+    ],
+)
+def test_a_gerund_that_is_not_this_prs_act_only_mentions(body: str) -> None:
+    assert _relations("Evict stale cache keys", body) == {431: "mentions"}
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["[2.x] Fix crash when the header list is empty (#431)", "[release-3.0] fix(client): keep the header (#431)"],
+)
+def test_a_release_branch_title_follows_up_the_pr_it_ports(title: str) -> None:
+    assert _relations(title) == {431: "follow-up-to"}
+
+
+def test_a_tag_that_names_an_issue_is_no_release_branch() -> None:
+    assert _relations("[563] Fix standalone comments in brackets (#431)") == {431: "fixes"}

@@ -4,13 +4,14 @@ For a fix, the commit that last wrote the lines it changes is where a reader loo
 bug's origin. Only the old side of each hunk is blamed (``git diff -U0`` names the ranges),
 with ``-w -M -C`` so that whitespace, moved and copied lines are followed to their author.
 Bounded: at most ``max_files`` files and ``max_lines`` lines a commit. Lines git marks as a
-boundary (the root commit, a shallow clone's edge) are counted as written by nobody known.
+boundary (the root commit, a shallow clone's edge) are written by nobody known
+(``commit`` None). Each line keeps where it is in the commit blamed for it, so a caller can
+look further back when that commit only moved it (`sources/git/moves.py`).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,25 +21,35 @@ from unidiff.patch import PatchSet
 
 from prdigest.sources.git.runner import try_git_bytes
 
-_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ \d+(?: \d+)?$")
-_BOUNDARY = "boundary"
+_HEADER = re.compile(rb"^([0-9a-f]{40}) (\d+) (\d+)(?: \d+)?$")
+_BOUNDARY = b"boundary"
+_FILENAME = b"filename "
+
+
+@dataclass(frozen=True)
+class BlamedLine:
+    """One line as ``git blame`` tells it: the commit that wrote it (None beyond the known
+    history), its path and line number in that commit, and its line number where blamed."""
+
+    commit: str | None
+    path: str
+    line: int
+    final: int
+    text: str
 
 
 @dataclass
-class BlamedLines:
-    """Changed lines of one commit, counted by the commit that wrote each (in the parent)."""
+class ChangedLines:
+    """The old side of one commit's changes, line by line (path in the parent, blame)."""
 
     commit: str
-    lines: int = 0
-    by_path: Counter[str] = field(default_factory=Counter)
-    by_commit: Counter[tuple[str, str]] = field(default_factory=Counter)  # (commit, path)
-    boundary: int = 0  # lines of the root commit or beyond a shallow edge
+    lines: list[tuple[str, BlamedLine]] = field(default_factory=list)
     limited: bool = False
 
 
 def blame_changed_lines(
     repo: Path, commit: str, paths: Sequence[str], *, max_files: int = 12, max_lines: int = 600
-) -> BlamedLines | None:
+) -> ChangedLines | None:
     """Blame the old side of ``commit``'s changes to ``paths`` in its first parent.
 
     None when git cannot say: the commit or its parent is not in the clone."""
@@ -50,7 +61,7 @@ def blame_changed_lines(
     )
     if diff is None:
         return None
-    result = BlamedLines(commit=commit, limited=len(paths) > max_files)
+    result = ChangedLines(commit=commit, limited=len(paths) > max_files)
     budget = max_lines
     for old_path, ranges in _old_ranges(diff):
         if budget <= 0:
@@ -67,8 +78,47 @@ def blame_changed_lines(
             if take < length:
                 result.limited = True
         if kept:
-            _blame_file(repo, parent, old_path, kept, result)
+            result.lines.extend((old_path, line) for line in blame_ranges(repo, parent, old_path, kept))
     return result
+
+
+def blame_ranges(repo: Path, rev: str, path: str, ranges: Sequence[tuple[int, int]]) -> list[BlamedLine]:
+    """``git blame -w -M -C`` of ``(first line, count)`` ranges of ``path`` at ``rev``;
+    empty when git cannot blame that path there."""
+    args = ["blame", "-w", "-M", "-C", "--porcelain"]
+    for start, length in ranges:
+        args += ["-L", f"{start},+{length}"]
+    output = try_git_bytes(repo, [*args, rev, "--", path])
+    if output is None:
+        return []
+    return _parse_porcelain(output, path)
+
+
+def _parse_porcelain(output: bytes, path: str) -> list[BlamedLine]:
+    found: list[BlamedLine] = []
+    current: tuple[str, int, int] | None = None
+    boundaries: set[str] = set()
+    # The porcelain format names a commit's file only at its first group (again only when
+    # the commit has several paths), so the last name seen for each commit holds.
+    filenames: dict[str, str] = {}
+    for line in output.split(b"\n"):
+        if line.startswith(b"\t"):
+            if current is None:
+                continue
+            sha, orig, final = current
+            text = line[1:].decode("utf-8", errors="replace")
+            known = None if sha in boundaries else sha
+            found.append(BlamedLine(known, filenames.get(sha, path), orig, final, text))
+            current = (sha, orig + 1, final + 1)  # lines of a group without their own header
+            continue
+        header = _HEADER.match(line)
+        if header is not None:
+            current = (header.group(1).decode(), int(header.group(2)), int(header.group(3)))
+        elif current is not None and line.strip() == _BOUNDARY:
+            boundaries.add(current[0])
+        elif current is not None and line.startswith(_FILENAME):
+            filenames[current[0]] = line[len(_FILENAME) :].decode("utf-8", errors="replace")
+    return found
 
 
 def _old_ranges(diff: bytes) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -87,30 +137,3 @@ def _old_ranges(diff: bytes) -> list[tuple[str, list[tuple[int, int]]]]:
         if ranges:
             found.append((path, ranges))
     return found
-
-
-def _blame_file(repo: Path, parent: str, path: str, ranges: list[tuple[int, int]], into: BlamedLines) -> None:
-    args = ["blame", "-w", "-M", "-C", "--porcelain"]
-    for start, length in ranges:
-        args += ["-L", f"{start},+{length}"]
-    output = try_git_bytes(repo, [*args, parent, "--", path])
-    if output is None:
-        return  # a path git cannot blame in the parent (it says nothing of the others)
-    current: str | None = None
-    boundaries: set[str] = set()
-    for line in output.split(b"\n"):
-        if line.startswith(b"\t"):
-            if current is None:
-                continue
-            into.lines += 1
-            into.by_path[path] += 1
-            if current in boundaries:
-                into.boundary += 1
-            else:
-                into.by_commit[current, path] += 1
-            continue
-        header = _HEADER.match(line)
-        if header is not None:
-            current = header.group(1).decode()
-        elif line.strip() == _BOUNDARY.encode() and current is not None:
-            boundaries.add(current)
