@@ -142,8 +142,8 @@ def changed_lines(change: FileChange, language: str | None) -> ChangedLines:
     sides = _python_sides(change)
     if sides is None:
         looked = _look_of_lines(change, language)
-        code = [line for line in file_diff(change).changes() if line.text.strip()]
-        if looked.code and all(_VERSION_LINE.match(line.text) for line in code):
+        written = [line for line in file_diff(change).changes() if line.text.strip()]
+        if looked.code and all(_VERSION_LINE.match(line.text) for line in written):
             # nothing but version constants, whatever the file's syntax: no line of behaviour
             return ChangedLines(quiet=looked.quiet, version=looked.code)
         return looked
