@@ -75,14 +75,18 @@ def pr_by_commit(store: Store, repository: str, sha: str, *, exclude: int | None
     return None
 
 
+def _containing(text: str) -> str:
+    """A LIKE pattern (escape character ``\\``) matching any text that holds ``text`` literally."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def facts_containing(store: Store, repository: str, needle: str) -> list[Facts]:
     """Facts of the repository's PRs whose JSON contains `needle` (a literal, no wildcards)."""
-    escaped = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     query = (
         select(facts.c.body)
         .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
         .join(repositories, repositories.c.id == pull_requests.c.repository_id)
-        .where(and_(repositories.c.full_name == repository, facts.c.body.like(f"%{escaped}%", escape="\\")))
+        .where(and_(repositories.c.full_name == repository, facts.c.body.like(_containing(needle), escape="\\")))
         .order_by(pull_requests.c.number)
     )
     with store._engine.connect() as connection:
@@ -91,10 +95,6 @@ def facts_containing(store: Store, repository: str, needle: str) -> list[Facts]:
 
 def facts_lacking(store: Store, repository: str, needle: str, mark: str) -> bool:
     """Whether some facts of the repository contain ``needle`` but not ``mark`` (literals)."""
-
-    def like(text: str) -> str:
-        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
     query = (
         select(facts.c.pull_request_id)
         .join(pull_requests, pull_requests.c.id == facts.c.pull_request_id)
@@ -102,8 +102,8 @@ def facts_lacking(store: Store, repository: str, needle: str, mark: str) -> bool
         .where(
             and_(
                 repositories.c.full_name == repository,
-                facts.c.body.like(like(needle), escape="\\"),
-                ~facts.c.body.like(like(mark), escape="\\"),
+                facts.c.body.like(_containing(needle), escape="\\"),
+                ~facts.c.body.like(_containing(mark), escape="\\"),
             )
         )
         .limit(1)

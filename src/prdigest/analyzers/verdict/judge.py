@@ -205,10 +205,12 @@ def judge(
         _incomplete(pr, add)
 
     score = round(sum(r.weight for r in reasons), 2)
-    if not substance.behaviour_lines and not _has(reasons, *UNCAPPING_CODES):
+    no_core = capped_to_quick(substance.behaviour_lines > 0, reasons)
+    # What was not seen may hold what matters: never more than a quick read.
+    unseen = not known or bool(pr.incomplete)
+    if no_core:
         score = min(score, NO_CORE_CAP)
-    if not known or pr.incomplete:
-        # What was not seen may hold what matters: never more than a quick read.
+    if unseen:
         score = min(score, INCOMPLETE_CAP)
     level = (
         VerdictLevel.READ_IN_DEPTH
@@ -217,9 +219,7 @@ def judge(
         if score >= model.quick_read
         else VerdictLevel.SKIP
     )
-    if level is VerdictLevel.READ_IN_DEPTH and (
-        capped_to_quick(substance.behaviour_lines > 0, reasons) or not known or pr.incomplete
-    ):
+    if level is VerdictLevel.READ_IN_DEPTH and (no_core or unseen):
         level = VerdictLevel.QUICK_READ  # the caps hold whatever the model's thresholds are
     if level is VerdictLevel.SKIP and known and not any(r.weight < 0 for r in reasons):
         _why_small(substance, add)
