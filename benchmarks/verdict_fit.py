@@ -45,6 +45,9 @@ POSITIVE_CODES = (
     "dependency-decision",
     "api-default",
     "discussion",
+    "fan-in",
+    "explained",
+    "review-changed",
 )
 NEGATIVE = "negatives"
 MULTIPLIERS = (0.0, 0.5, 1.0, 1.5, 2.0)

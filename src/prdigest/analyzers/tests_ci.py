@@ -26,6 +26,7 @@ from prdigest.analyzers.behaviour import file_changes_behaviour, is_revert, is_t
 from prdigest.analyzers.ci_actions import action_changes
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
+from prdigest.analyzers.data_lines import adds_data_only
 from prdigest.analyzers.file_rules import rules_for
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbol_names import in_test_module
@@ -285,6 +286,8 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         and not is_revert(pr)
         and not is_typo_fix(pr)
         and any(file_changes_behaviour(by_path[p]) for p in behaviour_files if p in by_path)
+        # new entries of a table of names or patterns: what it answered before is unchanged
+        and not adds_data_only((by_path[f.path], f.language) for f in core if f.path in by_path)
     )
     ci_files = [f.path for f in files.files if rules.is_ci(f.path)]
     jobs: list[str] = []
@@ -311,4 +314,4 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
 # v4: deleted tests told apart; missing_tests only for behaviour-changing source on a complete file list
 ANALYZER = Analyzer(
     name="tests_ci", version=DEFAULT_VERSIONS["tests_ci"], run=analyze_tests_ci, requires=("files", "symbols")
-)  # v5: one typo rule
+)  # v5: one typo rule; v13: a data-only change (table entries) owes no test

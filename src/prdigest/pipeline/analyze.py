@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from prdigest.analyzers.context import AnalysisContext
@@ -92,6 +92,11 @@ def analyze_stored(
     # symbols analyzer keeps, so it parses only the (incremental) new side.
     todo.sort(key=lambda item: names[item[0]])
     if todo:
+        wanting = {repo for repo, _number in names.values() if repo.lower() not in context.import_graphs}
+        if wanting:
+            from prdigest.pipeline.import_graphs import import_graphs
+
+            context = replace(context, import_graphs={**context.import_graphs, **import_graphs(store, wanting)})
         _analyze_todo(store, todo, names, hashes, stats, registry, context, on_done, jobs)
     # Lineage is redone for what was analyzed, and where stored origins were blamed by an
     # older rule (ORIGINS_VERSION): an upgrade re-blames its fixes without re-analysis.
@@ -180,6 +185,11 @@ def ensure_facts(
         if cached is not None:
             return cached
     registry = registry or default_registry()
-    result = run_all(store.get_pr(repository, number), registry, context or AnalysisContext())
+    context = context or AnalysisContext()
+    if context.import_graph(repository) is None:
+        from prdigest.pipeline.import_graphs import import_graphs
+
+        context = replace(context, import_graphs={**context.import_graphs, **import_graphs(store, [repository])})
+    result = run_all(store.get_pr(repository, number), registry, context)
     save_facts(store, state.pull_request_id, result, key)
     return result

@@ -9,10 +9,10 @@ from types import MappingProxyType
 import pytest
 
 from prdigest.analyzers.context import AnalysisContext
+from prdigest.analyzers.data_lines import is_data_line
 from prdigest.analyzers.defaults import default_registry
 from prdigest.analyzers.registry import run_all
 from prdigest.analyzers.verdict import VerdictModel, judge
-from prdigest.analyzers.verdict.data_lines import is_data_line
 from prdigest.analyzers.verdict.model import parse_model
 from prdigest.errors import ConfigError
 from prdigest.models.facts import Facts, VerdictLevel
@@ -103,3 +103,23 @@ def test_the_model_file_holds_the_size_steps() -> None:
     assert (model.core_weight(0), model.core_weight(3), model.core_weight(500)) == (0.0, 1.0, 1.5)
     with pytest.raises(ConfigError, match="1 line or more"):
         parse_model({"read_in_depth": 3.5, "quick_read": 1.0, "core_lines": {"0": 1.0}}, "m.toml")
+
+
+def test_new_table_entries_owe_no_regression_test() -> None:
+    """Entries only added leave every answer the table gave as it was: no test is owed, and
+    no risk line says one is missing."""
+    _, facts = _facts("src/types.rs", [], ['    ("dhall", &["*.dhall"]),', '    ("tcl", &["*.tcl"]),'])
+    assert not facts.tests_ci.missing_tests
+    assert "missing-regression-test" not in {t.tag for t in facts.risks.tags}
+
+
+def test_a_changed_table_entry_owes_a_test() -> None:
+    """An entry changed in place changes what an existing lookup answers."""
+    _, facts = _facts("src/types.rs", [_TABLE_BEFORE], ['    ("c", &["*.c", "*.h", "*.cats"]),'])
+    assert facts.tests_ci.missing_tests
+
+
+def test_one_line_of_logic_among_the_entries_owes_a_test() -> None:
+    _, facts = _facts("src/types.rs", [_TABLE_BEFORE], ["    (name, &globs_of(name)),"])
+    assert facts.tests_ci.missing_tests
+    assert "missing-regression-test" in {t.tag for t in facts.risks.tags}

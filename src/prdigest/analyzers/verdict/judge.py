@@ -18,6 +18,12 @@ Each reason is a concrete fact of this PR, weighed by substance:
     dependency-decision  a runtime constraint that locks later releases out, or newly admits
                     or excludes versions +1.0 (bumps of a pin are no decision)
     api-default     a public function's parameter default changed in core code +1.0
+    explained       the description explains the change: 40+ words of the author's prose
+                    that name a changed definition or file +1.0
+    review-changed  human review threads the code answered (outdated by a later commit to
+                    their file): 0.5 each up to 1.0
+    fan-in          a changed core file that 5+ other files of the repository import +0.5,
+                    20+ +1.0 (tests aside; from the import graph of the clone, when there is one)
     discussion      substantive human threads, 0.5 each up to 1.5
 Negatives: moved code without new behaviour −2.5, docs only −2.0, typo −2.0, bot-authored −2.0,
 tests only −1.0, CI only −1.0, bumps only −1.0, only message text changed −1.0 (not said
@@ -44,11 +50,13 @@ from prdigest.analyzers.coverage import file_list_state, holds_review_data
 from prdigest.analyzers.dependencies.admission import exact_pin, upper_bounded
 from prdigest.analyzers.discussions.bots import is_bot
 from prdigest.analyzers.evidence_text import clip as _clip
+from prdigest.analyzers.import_graph import ImportGraph
 from prdigest.analyzers.pr_text import author_paragraphs, author_text
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.risks import version_part
 from prdigest.analyzers.symbol_names import has_private_part
+from prdigest.analyzers.verdict.explanation import explanation
 from prdigest.analyzers.verdict.fixes import fix_severity, is_fix
 from prdigest.analyzers.verdict.model import VerdictModel, default_model
 from prdigest.analyzers.verdict.substance import Substance, is_core, measure
@@ -84,6 +92,10 @@ RESTORE_WEIGHT, RESTORE_TOLD_WEIGHT, RESTORE_TESTED_WEIGHT = 2.0, 1.0, 0.5
 REVERT_LARGE_LINES, REVERT_LARGE_WEIGHT, REVERT_CAUSE_WEIGHT = 150, 1.5, 0.5
 DEPENDENCY_DECISION_WEIGHT = 1.0
 API_DEFAULT_WEIGHT = 1.0
+# Importers of the most imported changed core file -> weight, most first.
+FAN_IN_STEPS = ((20, 1.0), (5, 0.5))
+EXPLAINED_WEIGHT = 1.0
+REVIEW_CHANGED_WEIGHT, REVIEW_CHANGED_MAX = 0.5, 1.0
 
 _REVERT_WORD = re.compile(r"\brevert(?:s|ed|ing)?\b|回退|撤销", re.IGNORECASE)
 _CAUSE_WORDS = re.compile(
@@ -124,6 +136,9 @@ REASON_TEMPLATES = frozenset(
         "design-trap.unresolved",
         "design-trap.automated",
         "api-default.changed",
+        "fan-in.importers",
+        "explained.body",
+        "review-changed.threads",
         "dependency-decision.lock",
         "dependency-decision.pin",
         "dependency-decision.admits",
@@ -166,11 +181,13 @@ def judge(
     discussion: DiscussionFacts,
     risks: RisksFacts,
     model: VerdictModel | None = None,
+    graph: ImportGraph | None = None,
 ) -> VerdictFacts:
     """The reading verdict of one PR from its facts (pure, deterministic).
 
     `model` (default: the shipped, fitted one) scales each reason's weight and sets the
-    thresholds of the levels."""
+    thresholds of the levels; `graph`, the repository's import graph, tells how much of the
+    code imports the changed files (none: no fan-in is claimed)."""
     model = model or default_model()
     reasons: list[VerdictReason] = []
 
@@ -188,7 +205,27 @@ def judge(
     _design(discussion, risks, files, add)
     _dependency_decisions(deps, add)
     _api_defaults(symbols, files, add)
+    if graph is not None:
+        _fan_in(substance, graph, add)
+    explained = explanation(pr, symbols) if substance.behaviour_lines else None
+    if explained is not None:
+        names = list(explained.names[:3])
+        add(
+            "explained",
+            f"the description explains it in {explained.words} words, naming {', '.join(names)}",
+            EXPLAINED_WEIGHT,
+            _ev("explained.body", length=str(explained.words), names=names),
+        )
     human = [t for t in discussion.threads if not t.automated and t.kind != "style"]
+    answered = [t for t in human if t.outcome == "changed-in-code"]
+    if answered:
+        # A review that changed the code is where the change got its final shape.
+        add(
+            "review-changed",
+            f"{len(answered)} review thread(s) answered by a later commit",
+            min(REVIEW_CHANGED_MAX, REVIEW_CHANGED_WEIGHT * len(answered)),
+            _ev("review-changed.threads", count=str(len(answered)), topics=[_clip(t.topic) for t in answered[:2]]),
+        )
     if human:
         count = str(len(human))
         add(
@@ -467,6 +504,25 @@ def _api_defaults(symbols: SymbolsFacts, files: FilesFacts, add: _Add) -> None:
     )
 
 
+def _fan_in(substance: Substance, graph: ImportGraph, add: _Add) -> None:
+    """A change to a file much of the repository imports reaches all of it."""
+    if not substance.behaviour_lines or substance.move_dominated:
+        return
+    counts = sorted(((graph.fan_in(path), path) for path in substance.core_files), key=lambda item: -item[0])
+    if not counts:
+        return
+    importers, path = counts[0]
+    weight = next((w for least, w in FAN_IN_STEPS if importers >= least), 0.0)
+    if weight:
+        count = str(importers)
+        add(
+            "fan-in",
+            f"{path} is imported by {count} files (at {graph.commit[:12]})",
+            weight,
+            _ev("fan-in.importers", path=path, count=count, sha=graph.commit[:12]),
+        )
+
+
 def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
     items: list[Evidence] = []
     for change in deps.changes:
@@ -610,6 +666,7 @@ def _run(pr: PullRequest, ctx: AnalysisContext) -> VerdictFacts:
         ctx.result("references", ReferencesFacts),
         ctx.result("discussion", DiscussionFacts),
         ctx.result("risks", RisksFacts),
+        graph=ctx.import_graph(pr.repository),
     )
 
 

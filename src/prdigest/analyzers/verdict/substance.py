@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.behaviour import changed_lines
+from prdigest.analyzers.data_lines import data_only_lines
 from prdigest.analyzers.symbol_names import NAMED_VISIBILITY, is_public
 from prdigest.analyzers.symbols.own_tests import TestSpans, in_spans, own_test_spans
-from prdigest.analyzers.verdict.data_lines import data_only_lines
 from prdigest.diff import file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
 from prdigest.models.pullrequest import FileChange, PullRequest

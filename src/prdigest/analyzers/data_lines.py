@@ -47,3 +47,17 @@ def data_only_lines(changes: Iterable[tuple[FileChange, str | None]]) -> int:
                 return 0
             counted += 1
     return counted
+
+
+def adds_data_only(changes: Iterable[tuple[FileChange, str | None]]) -> bool:
+    """Whether the change only adds table entries: every changed line of code is data and
+    none is removed, so every lookup the table answered before it answers the same."""
+    listed = list(changes)
+    if not data_only_lines(listed):
+        return False
+    return not any(
+        line.kind == "-" and line.text.strip() and not is_comment_line(line.text.strip(), language)
+        for change, language in listed
+        if change.patch
+        for line in file_diff(change).changes()
+    )
