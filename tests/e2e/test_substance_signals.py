@@ -1,8 +1,8 @@
 """Signals of substance that carry across histories (issue 28), on a real git history synced
 and analyzed by the CLI: a change to a module much of the code imports says so (from the
 import graph read in the clone), a leaf module's change does not; a description that explains
-the change and names the code it changes is a reason to read it; a long body that names none
-of the code, or a short one, is not."""
+the change and names the code it changes, written as code, is a fact of the verdict; a long
+body whose only such name is a plain English word ("the total"), or a short one, is not."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tests.helpers.gitrepo import GitRepoBuilder
 REPO = "example-org/signals"
 CORE = "def total(values):\n    result = 0\n    for value in values:\n        result += value\n    return result\n"
 EXPLAINED = (
-    "Sums over an empty generator returned None before this change. The loop in total never ran, "
+    "Sums over an empty generator returned None before this change. The loop in `total` never ran, "
     "and a caller that streamed its values got nothing back, so the report crashed later when it "
     "formatted the figure. The fix starts result at zero and keeps the loop, which is what every "
     "caller of the function already assumed."
@@ -24,7 +24,7 @@ EXPLAINED = (
 UNRELATED = (
     "This is a long paragraph about our release process and the way the team plans its work for the "
     "next quarter, which has nothing to do with any particular function or file of the code base, "
-    "written only to be long enough that its length alone would pass."
+    "written only to be long enough that its length alone would pass, and it says the total is right."
 )
 
 
@@ -83,5 +83,5 @@ def test_a_description_that_explains_the_change_is_a_reason(facts: dict[int, dic
     assert "explained" not in _reasons(facts[1])  # no body
 
 
-def test_a_long_body_that_names_none_of_the_code_explains_nothing(facts: dict[int, dict[str, object]]) -> None:
+def test_a_name_used_only_as_an_english_word_explains_nothing(facts: dict[int, dict[str, object]]) -> None:
     assert "explained" not in _reasons(facts[4])
