@@ -27,6 +27,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prdigest.errors import ConfigError
+from prdigest.sources.git.repository import origin_name
+
 PRDIGEST = [sys.executable, "-m", "prdigest"]
 _REPORT_VARIANTS = [
     (lang, length, fmt) for lang in ("zh", "en") for length in ("full", "brief") for fmt in ("md", "json", "html")
@@ -52,13 +55,10 @@ class History:
 
 
 def _repository_of(clone: Path) -> str:
-    url = subprocess.run(
-        ["git", "-C", str(clone), "remote", "get-url", "origin"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    match = re.search(r"[/:]([^/:]+)/([^/]+?)(?:\.git)?/?$", url)
-    if match is None:
-        raise SystemExit(f"{clone}: no origin remote to name the repository; pass {clone}=OWNER/NAME")
-    return f"{match.group(1)}/{match.group(2)}"
+    try:
+        return origin_name(clone)
+    except ConfigError as error:
+        raise SystemExit(f"{error} (as {clone}=OWNER/NAME)") from error
 
 
 def _run(args: list[str], timeout: float = 3600) -> tuple[int, str, str, float]:

@@ -338,6 +338,8 @@ class LineageEvent(_Fact):
     title: str = ""
     merged_at: datetime | None = None
     evidence: str = ""  # the sentence that states it
+    # A revert's or restore's days from this PR's merge to its own (None: a date is unknown).
+    days_after: int | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class FollowUp(LineageEvent):

@@ -109,6 +109,12 @@ class _Pass:
             evidence=evidence,
         )
 
+    def later_event(self, number: int, on: int, evidence: str) -> LineageEvent:
+        """`number`'s event on the earlier PR `on`, with the days between their merges."""
+        event = self.event(number, evidence)
+        event.days_after = _days_between(self.when(on), event.merged_at)
+        return event
+
     def follow_up(self, number: int, evidence: str, promise: str, matched_by: str) -> FollowUp:
         base = self.event(number, evidence)
         return FollowUp(**base.model_dump(), promise=promise, matched_by=matched_by)  # type: ignore[arg-type]
@@ -161,10 +167,10 @@ class _Pass:
             if target == source or target not in self.moments:
                 continue
             if ref.relation == "reverts":
-                self.lineage[target].reverted_by.append(self.event(source, ref.evidence))
+                self.lineage[target].reverted_by.append(self.later_event(source, target, ref.evidence))
                 self.stats.reverted += 1
             elif ref.relation == "restores":
-                self.lineage[target].restored_by.append(self.event(source, ref.evidence))
+                self.lineage[target].restored_by.append(self.later_event(source, target, ref.evidence))
                 self.stats.restored += 1
                 diff = self.restore_diff(target, source)
                 if diff is not None:
@@ -215,7 +221,7 @@ class _Pass:
                         evidence=evidence,
                     )
                 )
-                lineage.restored_by.append(self.event(number, evidence))
+                lineage.restored_by.append(self.later_event(number, original, evidence))
                 self.stats.restored += 1
                 diff = self.restore_diff(original, number)
                 if diff is not None:

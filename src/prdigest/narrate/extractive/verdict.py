@@ -103,9 +103,22 @@ def _blame_sentences(facts: Facts, ph: Phrases) -> list[str]:
         else:
             sentences.append(ph.say("verdict", "fixes_origin_undated", ref=f"#{cause.number}"))
     if facts.lineage.fixed_by:
-        refs = ph.join([f"#{event.number}" for event in facts.lineage.fixed_by[:3]])
-        sentences.append(ph.say("verdict", "fixed_later", refs=refs))
+        fixes = facts.lineage.fixed_by[:3]
+        refs = ph.join([f"#{event.number}" for event in fixes])
+        days = [fix.days_between for fix in fixes if fix.days_between is not None]
+        sentences.append(ph.say("verdict", "fixed_later", refs=refs, when=how_soon(min(days) if days else None, ph)))
     return sentences
+
+
+def how_soon(days: int | None, ph: Phrases) -> str:
+    """ "3 days later" / "the same day" / "later" (the gap unknown) for an event after the merge."""
+    if days is None:
+        return ph.say("verdict", "when_later")
+    if days == 0:
+        return ph.say("verdict", "when_same_day")
+    if days == 1:
+        return ph.say("verdict", "when_one_day")
+    return ph.say("verdict", "when_days", days=days)
 
 
 def _revert_sentences(facts: Facts, ph: Phrases) -> list[str]:
@@ -119,8 +132,10 @@ def _revert_sentences(facts: Facts, ph: Phrases) -> list[str]:
         ]
     )
     dates = [event.merged_at for event in reverted if event.merged_at is not None]
+    gaps = [event.days_after for event in reverted if event.days_after is not None]
+    when = how_soon(min(gaps) if gaps else None, ph)
     sentences = [
-        ph.say("verdict", "reverted", refs=refs, date=min(dates).strftime("%Y-%m-%d"))
+        ph.say("verdict", "reverted", refs=refs, when=when, date=min(dates).strftime("%Y-%m-%d"))
         if dates
         else ph.say("verdict", "reverted_undated", refs=refs)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from prdigest.errors import ConfigError
@@ -43,3 +44,12 @@ def name_from_origin(repo: Path, url: str | None) -> str:
     if name is None:
         raise ConfigError(f"cannot tell the repository name from the origin URL of {repo}; pass --repo OWNER/NAME")
     return name
+
+
+def origin_name(clone: Path) -> str:
+    """``OWNER/NAME`` of a local clone from its ``origin`` remote (for scripts that take a bare
+    clone path); a ConfigError when it has none to tell."""
+    url = subprocess.run(
+        ["git", "-C", str(clone), "remote", "get-url", "origin"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return name_from_origin(clone, url or None)
