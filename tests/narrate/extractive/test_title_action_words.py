@@ -19,7 +19,7 @@ from prdigest.words import CATALOG
 REPO = "example-org/trainer"
 CORE = "src/trainer/core.py"
 HELP = "src/trainer/helpers.py"
-ONLY_MOVE, OPTIMIZER, CODE_WORD, LEADING_MOVE, NEW_HELPER, MOVED = 1, 2, 3, 4, 5, 6
+ONLY_MOVE, OPTIMIZER, CODE_WORD, LEADING_MOVE, NEW_HELPER, MOVED, DELETED = 1, 2, 3, 4, 5, 6, 7
 
 _CORE = """def place(model, device):
     return model.to(device)
@@ -66,6 +66,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     parse = 'def parse_line(line):\n    return line.split(",")\n'
     core = core.replace('\n\ndef parse_line(line):\n    return line.split(",")\n', "")
     repo.squash_pr(MOVED, "Refactor parsing into its own module", {"src/trainer/parse.py": parse, CORE: core})
+    # The fix deletes the helper that broke: nothing of it is left to be "fixed".
+    repo.squash_pr(DELETED, "Fix the noop crash", {HELP: helpers.replace("def noop():\n    return None\n\n\n", "")})
     return analyzed_history(repo, REPO, root / "trainer.db")
 
 
@@ -93,6 +95,11 @@ def test_a_function_the_pr_adds_is_said_to_be_added(store: Store) -> None:
 
 def test_a_function_moved_from_another_file_is_refactored(store: Store) -> None:
     assert _one_line(store, MOVED).startswith("Refactors ")
+
+
+def test_a_fix_that_deletes_a_function_says_it_removes_it(store: Store) -> None:
+    assert _one_line(store, DELETED).startswith("Removes `noop`")
+    assert _one_line(store, DELETED, "zh").startswith("移除")
 
 
 @pytest.mark.parametrize(

@@ -313,6 +313,9 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         moved = {short_name(s.name) for s in facts.symbols.symbols if s.change == "removed"}
         existing = [s for s in public if s.change != "added" or short_name(s.name) in moved]
         public, kind = (existing, kind) if existing else (public, "add")
+        added = {short_name(s.name) for s in facts.symbols.symbols if s.change == "added"}
+        if all(s.change == "removed" and short_name(s.name) not in added for s in public):
+            kind = "remove"  # "fixes `f`" of a function the PR deletes (not moves) would be false
     verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]
