@@ -60,12 +60,14 @@ def main() -> None:
     parser.add_argument("repository", help="OWNER/NAME")
     parser.add_argument("--lang", choices=["zh", "en"], default="zh")
     parser.add_argument("--limit", type=int, default=None, help="the newest N PRs only")
+    parser.add_argument("--worst", type=int, default=0, help="also list the N PRs of 3+ files with the longest briefs")
     args = parser.parse_args()
     lang: Lang = args.lang
     missing_label = CATALOG.labels(lang).risk_tag("missing-regression-test")
 
     store = Store.open(resolve_database_url(args.db))
     ratios: dict[str, list[float]] = {"all": [], "3+ files": []}
+    by_pr: list[tuple[float, int, int, int]] = []  # ratio, number, brief and full length
     one_lines = with_cjk = missing = 0
     try:
         for summary in store.list_prs(repository=args.repository, limit=args.limit):
@@ -77,6 +79,7 @@ def main() -> None:
             ratios["all"].append(ratio)
             if len(facts.files.files) >= MIN_FILES:
                 ratios["3+ files"].append(ratio)
+                by_pr.append((ratio, pr.number, len(brief), len(full)))
             related = related_from_store(store, pr.repository, pr.number)
             item = feed_item(pr, facts, narrate_extractive(pr, facts, related, lang, "brief"), lang)
             one_lines += 1
@@ -91,6 +94,8 @@ def main() -> None:
             continue
         within = sum(v <= TARGET for v in values) / len(values)
         print(f"brief/full, {name} ({len(values)}): {_quantiles(values)}; ≤ {TARGET:.0%}: {within:.1%}")
+    for ratio, number, brief_chars, full_chars in sorted(by_pr, reverse=True)[: args.worst]:
+        print(f"  #{number}: {ratio:.2f} ({brief_chars} of {full_chars} characters)")
     if one_lines:
         print(f"one-liners with Chinese: {with_cjk / one_lines:.1%}")
         print(f"feed entries naming {missing_label!r}: {missing / one_lines:.1%}")

@@ -36,9 +36,13 @@ def test_brief_zh_report_says_unidentified_and_invents_no_review(run_cli: Cli, s
     brief = run_cli("report", RELAX, "--lang", "zh", "--length", "brief", "--no-llm", "--db", story_db).stdout
     assert brief.startswith(f"# PR #{RELAX_PR} 简要报告\n")
     assert "```" not in brief
-    assert "评论区精华" not in brief
+    # The brief keeps the discussion section: nothing was said in review, and it says so.
+    brief_discussion = section(brief, "评论区精华")
+    assert "没有" in brief_discussion
+    assert "@" not in brief_discussion
+    assert "关键符号：未识别" in brief
     assert "!=14.1.0" in brief
-    assert "风险" in section(brief, "风险")
+    assert "风险" in section(brief, "风险与影响")
     md = run_cli("report", RELAX, "--lang", "zh", "--no-llm", "--db", story_db).stdout
     assert "关键符号：未识别" in md
     discussion = section(md, "评论区精华")

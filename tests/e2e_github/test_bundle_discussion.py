@@ -179,11 +179,52 @@ def test_restored_feature_report_shows_the_whole_chain(run_cli: Cli, bundle_db: 
     assert re.search(rf"^- PR #{RESTORE} .*\(restored by\)", en, re.M), en
 
 
+# lang: the discussion and risks headings, the outcome labels, the two tags of the restore
+_BRIEF_WORDS = {
+    "zh": ("评论区精华", "风险与影响", ZH_OUTCOMES, ("错误检查退化", "评审疑点未解决")),
+    "en": (
+        "Discussion highlights",
+        "Risks and impact",
+        EN_OUTCOMES,
+        ("error-check regression", "unresolved review concern"),
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_brief_report_keeps_the_review_highlights_with_outcome_impact_and_tags(
+    run_cli: Cli, bundle_db: Path, lang: str
+) -> None:
+    discussion_heading, risks_heading, outcomes, tag_labels = _BRIEF_WORDS[lang]
+    brief = run_cli("report", ref(RESTORE), "--lang", lang, "--length", "brief", "--no-llm", "--db", bundle_db).stdout
+    full = run_cli("report", ref(RESTORE), "--lang", lang, "--length", "full", "--no-llm", "--db", bundle_db).stdout
+    assert "```" not in brief
+    discussion = section(brief, discussion_heading)
+    # The two strongest points of the full report's three, each with its outcome, and the
+    # thread lines; the approval stays in the overview.
+    highlights = _highlights(discussion)
+    assert len(highlights) == 2, discussion
+    assert outcomes["no-reply"] in highlights[0]
+    assert "assert_lumen_available" in highlights[0]
+    assert outcomes["resolved"] in highlights[1]
+    assert [kind for _, kind, _ in _thread_lines(discussion)] == ["correctness", "design", "other"]
+    assert "ravi-k" in discussion.split("\n- ", 1)[0]
+    risks = section(brief, risks_heading)
+    tags_line = next(
+        row for row in risks.splitlines() if row.startswith("- ") and ("风险标记" in row or "Risk tags" in row)
+    )
+    for label in tag_labels:
+        assert label in tags_line, tags_line
+    impact = [row for row in risks.splitlines() if row.startswith(("- 影响", "- Impact"))]
+    assert len(impact) == 1, risks  # one line, where the full report has three
+    assert len(brief) < len(full)
+
+
 @pytest.mark.parametrize(
     ("lang", "heading", "plain"),
     [("zh", "评论区精华", "本 PR 没有 review 评论"), ("en", "Discussion highlights", "No review comments")],
 )
-@pytest.mark.parametrize("length", ["full"])  # a brief has no discussion section
+@pytest.mark.parametrize("length", ["full", "brief"])
 def test_pr_without_review_comments_says_so(
     run_cli: Cli, bundle_db: Path, lang: str, heading: str, plain: str, length: str
 ) -> None:

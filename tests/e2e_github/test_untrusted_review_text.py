@@ -86,8 +86,8 @@ def _assert_inert(html: str) -> str:
     return "".join(parser.text)
 
 
-# A brief has no discussion section: the review payload is the full report's to show.
-@pytest.mark.parametrize(("lang", "length"), [("zh", "full"), ("en", "full")])
+# The brief keeps the discussion's highlights, so it shows the review payload too.
+@pytest.mark.parametrize(("lang", "length"), [("zh", "full"), ("en", "full"), ("zh", "brief"), ("en", "brief")])
 def test_html_report_shows_the_payload_as_text(run_cli: Cli, hostile_db: Path, lang: str, length: str) -> None:
     html = run_cli(
         "report", ref(UNTRUSTED), "--format", "html", "--lang", lang, "--length", length, "--no-llm", "--db", hostile_db

@@ -43,7 +43,7 @@ def test_report_in_every_format(runner: CliRunner, db: str) -> None:
     assert "`vllm/model_executor/layers/quantization/humming.py`（模块 量化模块" in md
     en = run_ok(runner, "report", "vllm-project/vllm#44301", "--lang", "en", "--length", "brief", "--db", db)
     assert en.startswith("# PR #44301 brief report\n")
-    assert "# Risks\n" in en
+    assert "# Risks and impact\n" in en
     assert "```" not in en
     data = json.loads(run_ok(runner, "report", "vllm-project/vllm#43530", "--format", "json", "--db", db))
     assert data["verdict"]["level"] == "read-in-depth"

@@ -57,7 +57,7 @@ def gap_notes(facts: Facts, lab: Labels, *, with_review_data: bool = True) -> li
     """Every gap of the source, as sentences: the file list, cut-off commits, review data.
 
     ``with_review_data=False`` leaves out the review-data gap: for a document that says
-    nothing about reviews (the brief report has no discussion section)."""
+    says it elsewhere (the brief report's discussion section)."""
     notes = file_gap_notes(facts, lab)
     notes.extend(fill("gaps", gap, _params(facts), lab, {}) for gap in facts.coverage.gaps if gap not in _FILE_GAPS)
     if with_review_data and not review_data_available(facts):

@@ -9,7 +9,7 @@ from prdigest.models.narrative import Length
 
 MAX_KEY_FILES = {"full": 8, "brief": 3}
 MAX_EXCERPTS = {"full": 3, "brief": 0}  # a brief report shows no code
-MAX_SYMBOLS = {"full": 8, "brief": 5}
+MAX_SYMBOLS = {"full": 8, "brief": 3}
 MAX_FILE_SYMBOLS = {"full": 6, "brief": 3}  # per key file: the list is a facet, not an inventory
 
 MIN_PUBLIC = 3  # fewer public symbols than this: show private ones too rather than almost nothing

@@ -33,6 +33,9 @@ from prdigest.models.report import (
 from prdigest.render.ledger_items import history_items
 from prdigest.words import CATALOG, Catalog, Labels, Lang
 
+# The dependency history's lines: the brief keeps the first few (the full report has all).
+MAX_HISTORY: dict[str, int | None] = {"full": None, "brief": 3}
+
 
 def build_report(
     pr: PullRequest,
@@ -78,7 +81,7 @@ def build_report(
             review_data=review_data_available(facts),
             file_list=facts.coverage.file_list,
             gaps=[*facts.coverage.gaps, *([] if review_data_available(facts) else ["review-data-unavailable"])],
-            # The brief says nothing about reviews, so it need not say review data is missing.
+            # The brief's discussion section tells the review-data gap; its header need not.
             notes=gap_notes(facts, lab, with_review_data=length == "full"),
         ),
         summary=Summary(one_line=narrative.one_line, recommendation=narrative.recommendation),
@@ -166,7 +169,9 @@ def build_report(
             )
             for r in narrative.related
         ],
-        dependency_history=history_items(facts.dependencies.changes, ledger, pr.merged_at is not None, lab),
+        dependency_history=history_items(facts.dependencies.changes, ledger, pr.merged_at is not None, lab)[
+            : MAX_HISTORY[length]
+        ],
         verdict=Verdict(
             level=facts.verdict.level,
             label=lab.verdict(facts.verdict.level.value),

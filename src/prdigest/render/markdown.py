@@ -130,19 +130,10 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         meta = lab.text("lparen") + lab.text("semicolon").join(facets) + lab.text("rparen")
         lines.append(f"- {code(f.path)}{meta}{role}")
     lines.append("")
-    if not brief:
-        lines += _symbols_code_discussion(report, lab)
-    lines += [f"# {lab.heading('risks' if brief else 'risks_impact')}", ""]
-    if brief:
-        for risk in report.risks.risks or [_no_risks(report, lab)]:
-            lines.append(f"- {inline(risk)}")
-        unsaid = _tags_not_in_bullets(report)
-        if unsaid:  # the bullets cut above point here
-            tags = lab.text("tag_separator").join(inline(label) for label in unsaid)
-            lines.append(f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}")
-        lines.append("")
-    else:
-        lines += _risks_and_impact(report, lab)
+    # The brief keeps every section's substance, shorter (the narrative cut it), but no code.
+    lines += _symbols_code_discussion(report, lab, code_excerpts=not brief)
+    lines += [f"# {lab.heading('risks_impact')}", ""]
+    lines += _risks_and_impact(report, lab, brief=brief)
     lines += [f"# {lab.heading('related')}", ""]
     if not report.related:
         lines.append(block(lab.text("no_related")))
@@ -164,22 +155,14 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _symbols_code_discussion(report: Report, lab: Labels) -> list[str]:
-    """Key symbols, key code and the discussion: the full report's, not the brief's."""
+def _symbols_code_discussion(report: Report, lab: Labels, *, code_excerpts: bool) -> list[str]:
+    """Key symbols, key code (the full report's: a brief has no code block) and the discussion."""
     names = list(dict.fromkeys(s.name for s in report.key_symbols))
     more = lab.more_symbols(len(names), report.key_symbols_more) if names else ""
     symbols = ", ".join(names) + more if names else lab.text("none_identified")
     lines = [f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
-    lines += [f"## {lab.heading('key_code')}", ""]
-    if not report.key_code:
-        lines += [block(lab.text("no_excerpts")), ""]
-    for excerpt in report.key_code:
-        lines += [f"### {code(excerpt.path)}", ""]
-        if excerpt.role:
-            lines += [block(excerpt.role), ""]
-        if excerpt.note:
-            lines += [block(excerpt.note), ""]
-        lines += [fence(excerpt.text, "diff"), ""]
+    if code_excerpts:
+        lines += _key_code(report, lab)
     lines += [f"# {lab.heading('discussion')}", "", block(report.discussion.overview), ""]
     for hl in report.discussion.highlights:
         who = f"{lab.text('lparen')}{inline(hl.who)}{lab.text('rparen')}" if hl.who else ""
@@ -194,23 +177,42 @@ def _symbols_code_discussion(report: Report, lab: Labels) -> list[str]:
     return lines
 
 
-def _tags_not_in_bullets(report: Report) -> list[str]:
-    """The risk tags no risk bullet names (those a brief cut): each fact once."""
-    said = [risk.lower() for risk in report.risks.risks]
-    return [t.label for t in report.risks.tags if not any(t.label.lower() in risk for risk in said)]
+def _key_code(report: Report, lab: Labels) -> list[str]:
+    lines = [f"## {lab.heading('key_code')}", ""]
+    if not report.key_code:
+        lines += [block(lab.text("no_excerpts")), ""]
+    for excerpt in report.key_code:
+        lines += [f"### {code(excerpt.path)}", ""]
+        if excerpt.role:
+            lines += [block(excerpt.role), ""]
+        if excerpt.note:
+            lines += [block(excerpt.note), ""]
+        lines += [fence(excerpt.text, "diff"), ""]
+    return lines
 
 
-def _risks_and_impact(report: Report, lab: Labels) -> list[str]:
+def _risks_and_impact(report: Report, lab: Labels, *, brief: bool) -> list[str]:
+    """Risks, impact and tags. The brief's impact is one line, its first part the narrative
+    told (on users, else on the system), and it names tags only when there are some."""
     lines = [f"- {lab.heading('risks')}{lab.text('colon').rstrip()}"]
     for risk in report.risks.risks or [_no_risks(report, lab)]:
         lines.append(f"  - {inline(risk)}")
-    lines.append(f"- {lab.heading('impact')}{lab.text('colon').rstrip()}")
     impact = report.risks.impact
-    for name, value in (("users", impact.users), ("system", impact.system), ("team", impact.team)):
-        lines.append(f"  - **{lab.field(name)}**{lab.text('colon')}{inline(value or lab.text('no_impact'))}")
-    tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags) or lab.text("none_identified")
-    lines += [f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags}", ""]
-    return lines
+    parts = [("users", impact.users), ("system", impact.system), ("team", impact.team)]
+    if brief:
+        told = [(name, value) for name, value in parts[:2] if value][:1]
+        for name, value in told:
+            lines.append(
+                f"- {lab.heading('impact')}{lab.text('colon')}**{lab.field(name)}**{lab.text('colon')}{inline(value)}"
+            )
+    else:
+        lines.append(f"- {lab.heading('impact')}{lab.text('colon').rstrip()}")
+        for name, value in parts:
+            lines.append(f"  - **{lab.field(name)}**{lab.text('colon')}{inline(value or lab.text('no_impact'))}")
+    if report.risks.tags or not brief:
+        tags = lab.text("tag_separator").join(inline(t.label) for t in report.risks.tags)
+        lines.append(f"- {lab.heading('risk_tags')}{lab.text('colon')}{tags or lab.text('none_identified')}")
+    return [*lines, ""]
 
 
 def _no_risks(report: Report, lab: Labels) -> str:

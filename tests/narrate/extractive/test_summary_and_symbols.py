@@ -110,14 +110,14 @@ def test_key_symbols_are_capped_and_ranked() -> None:
     full = [s.name for s in key_symbols(facts, "full")]
     brief = [s.name for s in key_symbols(facts, "brief")]
     assert len(full) == 8
-    assert len(brief) == 5
+    assert len(brief) == 3
     # key file first, removed and modified before added; private, nested and tests last
     assert full[:3] == ["legacy_lookup", "load_widget", "LRUCache"]
     assert "_tiny_helper" not in full
     assert "load_widget.inner" not in full
     assert "test_cache_hits" not in full
     assert key_symbols_counted(facts, "full")[1] == len(symbols) - 8
-    assert key_symbols_counted(facts, "brief")[1] == len(symbols) - 5
+    assert key_symbols_counted(facts, "brief")[1] == len(symbols) - 3
     assert [s.name for s in key_symbols_counted(facts, "full")[0]] == full
 
 
