@@ -10,6 +10,7 @@ import re
 from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.analyzers.title_rules import is_typo_fix
+from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
@@ -287,10 +288,10 @@ _ON_EXISTING = frozenset({"fix", "refactor", "improve", "change"})  # a restore 
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
-    if _only_messages(facts):
+    if only_messages(facts):
         reworded = [f for f in sources if f.messages_only] or sources
         return ph.say("gist", "messages", files=_files(reworded, ph))
-    if _only_comments(facts):
+    if only_comments(facts):
         return ph.say("gist", "comments", files=_files(sources, ph))
     kind = action(clean_title(pr.title))
     # The change is told by the code, not by a file's own tests: the central file is the first
@@ -329,20 +330,3 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
     return gist
-
-
-def _only_messages(facts: Facts) -> bool:
-    """Source changed, but its code only in the text of messages (what the verdict measured)."""
-    codes = {r.code for r in facts.verdict.reasons}
-    return "core-change" not in codes and "messages-only" in codes
-
-
-def _only_comments(facts: Facts) -> bool:
-    """Source changed, but no line of it that is code: only comments, docstrings or formatting
-    (what the verdict measured from the syntax trees)."""
-    codes = {r.code for r in facts.verdict.reasons}
-    return (
-        "core-change" not in codes
-        and bool(codes & {"comment-only", "no-core"})
-        and any(f.category == "source" and f.type == "core-logic" for f in facts.files.files)
-    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.symbol_names import is_private
+from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.selection import short_name
 from prdigest.models.facts import Facts
 from prdigest.narrate.extractive.step_parts import join_more
@@ -25,6 +26,8 @@ class SourceReach:
     removed: list[str] = field(default_factory=list)  # public symbols of user-facing files
     modified: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    # No line of code changed: only message texts / only comments, docstrings or formatting.
+    no_code: str | None = None  # "messages" | "comments"
 
 
 def source_reach(facts: Facts) -> SourceReach:
@@ -36,6 +39,7 @@ def source_reach(facts: Facts) -> SourceReach:
     reach = SourceReach(
         user_modules=[m for m in modules if m not in DEVELOPER_MODULES],
         developer_modules=[m for m in modules if m in DEVELOPER_MODULES],
+        no_code="messages" if only_messages(facts) else "comments" if only_comments(facts) else None,
     )
     user_paths = {f.path for f in facts.files.files if f.category == "source" and f.module not in DEVELOPER_MODULES}
     for symbol in facts.symbols.symbols:
@@ -58,6 +62,9 @@ def user_sentences(reach: SourceReach, ph: Phrases) -> list[str]:
     if not reach.user_modules:
         return []
     modules = _names([ph.labels.module(m) for m in reach.user_modules], MAX_MODULES, ph)
+    if reach.no_code:
+        # "Users meet changed behaviour in `f`" of a comment inside `f` would be false.
+        return [ph.say("impact", "users_messages" if reach.no_code == "messages" else "users_no_code", modules=modules)]
     said: list[str] = []
     if reach.removed:
         said.append(ph.say("impact", "users_removed", symbols=_names(_code(reach.removed, ph), MAX_NAMES, ph)))
