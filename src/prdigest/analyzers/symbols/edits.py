@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
@@ -215,17 +216,6 @@ def _regexes(text: str) -> list[str]:
     return [m.group("re") for pattern in (_PY_REGEX, _SED_REGEX, _GREP_REGEX) for m in pattern.finditer(text)]
 
 
-def _direction(before: str, after: str) -> str:
-    """``widened`` when the new pattern offers more alternatives or contains the old one,
-    ``narrowed`` the other way round, else ``changed``."""
-    core_before, core_after = before.strip("^$"), after.strip("^$")
-    if after.count("|") > before.count("|") or (core_before in core_after and len(core_after) > len(core_before)):
-        return "widened"
-    if after.count("|") < before.count("|") or (core_after in core_before and len(core_before) > len(core_after)):
-        return "narrowed"
-    return "changed"
-
-
 def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
     view = file_diff(change)
     for hunk in view.hunks:
@@ -244,7 +234,7 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
                 line=new_line.new_line,
                 before=_clip(old),
                 after=_clip(new),
-                direction=_direction(old, new),
+                direction=regex_direction(old, new),
             )
         if python_done:
             continue  # the syntax trees already told assertions apart
