@@ -63,13 +63,14 @@ FACTS_SCHEMA = 2
 # title ("[2.x] Fix crash (#431)") follows up the PR it ports.
 # tests_ci v13: a change that only adds entries to a table of names or patterns owes no test.
 # symbols v11: a changed regex widens or narrows by what the two patterns match (sampled), not
-# by their length.
+# by their length. symbols v12: a function's calls made as statements (a call removed from a
+# constructor), a shell script's commands in order, a CI file's steps that now run another command.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "13",
     "dependencies": "6",
-    "symbols": "11",
+    "symbols": "12",
     "references": "11",
     "discussion": "3",
     "risks": "10",

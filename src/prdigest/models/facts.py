@@ -124,6 +124,13 @@ CodeEditKind = Literal[
     "raise-removed",
     "exception-handler-added",
     "exception-handler-removed",
+    "call-added",
+    "call-removed",
+    "script-steps",
+    "script-commands-changed",
+    "ci-run-changed",
+    "ci-step-added",
+    "ci-step-removed",
 ]
 
 

@@ -3,29 +3,34 @@
 functions", "`connect()` gained the parameter `timeout`") instead of "+N/−M".
 
 Python files whose both sides parse are compared as syntax trees (`ast`): per function its
-parameters, decorators, assertions, raised exceptions and caught exceptions; module- and
-class-level constants; import guards and platform checks. Every file is also read line by
-line from the shared diff model: a regular expression (Python ``re``, ``sed s/…/…/``,
-``grep -E``) changed on a line, an assertion removed or added (C, C++, Rust, JavaScript
-assertion macros and functions). Nothing here guesses intent: each edit is a difference
+parameters, decorators, assertions, raised exceptions, caught exceptions and the calls it
+makes as statements; module- and class-level constants; import guards and platform checks.
+Every file is also read line by line from the shared diff model: a regular expression
+(Python ``re``, ``sed s/…/…/``, ``grep -E``) changed on a line, an assertion removed or added
+(C, C++, Rust, JavaScript assertion macros and functions). Shell scripts are read as steps (`shell_steps`), CI files
+as jobs and steps (`ci_steps`). Nothing here guesses intent: each edit is a difference
 between the two sides.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
+from prdigest.analyzers.symbols.ci_steps import ci_edits, is_ci_yaml
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
+from prdigest.analyzers.symbols.shell_steps import shell_edits
 from prdigest.diff import file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
 from prdigest.models.pullrequest import FileChange
 
 MAX_EDITS = 12  # per PR: a report names a few, the most telling
+MAX_FILE_EDITS = 8  # per PR, of shell scripts and CI files
 _CLIP = 80
 
 _PY_REGEX = re.compile(
@@ -82,6 +87,8 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     old, new = before.functions(), after.functions()
     applied: dict[str, list[str]] = {}
     dropped: dict[str, list[str]] = {}
+    # (kind, callees) -> the functions that gained or lost those calls: one edit for all
+    calls: dict[tuple[str, tuple[str, ...]], list[tuple[str, int]]] = {}
     # (parameter, before, after) -> the functions whose default changed so: one edit for all
     defaults: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
     for name, (line, fn) in new.items():
@@ -120,12 +127,29 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("exception-handler-added", path, symbol=name, line=line, exception=_clip(exc))
         for exc in _absent(previous.handlers, fn.handlers):
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
+        for kind, gone_or_new in (
+            ("call-removed", _absent(_effect_calls(previous.calls), fn.calls)),
+            ("call-added", _absent(_effect_calls(fn.calls), previous.calls)),
+        ):
+            if gone_or_new:
+                calls.setdefault((kind, tuple(_clip(c + "()") for c in gone_or_new)), []).append((name, line))
     for (param, was_default, default), places in defaults.items():
         # a public function names the edit when there is one (callers see its default)
         name, line = min(places, key=lambda place: has_private_part(place[0]))
         params = {"function": name, "parameter": param, "before": was_default, "after": default}
         found.edits.append(
             CodeEdit(kind="default-changed", path=path, symbol=name, line=line, params=params, count=len(places))
+        )
+    for (kind, callees), places in calls.items():
+        name, line = places[0]
+        params = {
+            "callee": callees[0],
+            "callees": json.dumps(list(callees)),
+            "function": name,
+            "functions": json.dumps([n for n, _ in places]),
+        }
+        found.edits.append(
+            CodeEdit(kind=kind, path=path, symbol=name, line=line, params=params, count=len(places))  # type: ignore[arg-type]
         )
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
@@ -140,6 +164,21 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             )
             found.edits.append(edit)
     return True
+
+
+def _effect_calls(callees: Sequence[str]) -> list[str]:
+    """The calls a reader of the function's behaviour cares about: a log line or a print
+    added or dropped changes what is written, not what the function does."""
+    kept = []
+    for callee in callees:
+        owner, _, method = callee.rpartition(".")
+        if callee == "print" or (method in _LOG_METHODS and "log" in owner.lower()):
+            continue
+        kept.append(callee)
+    return kept
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
 def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:
@@ -250,14 +289,23 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
 
 def code_edits(files: list[FileChange], skip: set[str]) -> list[CodeEdit]:
     """The edits of every changed text file not in `skip` (generated files, tests), most
-    telling first, at most `MAX_EDITS`."""
+    telling first, at most `MAX_EDITS` of code and `MAX_FILE_EDITS` of scripts and CI files
+    (each told in its own step: code edits do not crowd them out)."""
     found = _Found()
+    steps: list[CodeEdit] = []
     for change in files:
         if change.path in skip or change.binary or not change.patch:
             continue
         python_done = change.path.endswith((".py", ".pyi")) and _python_edits(change, found)
         _line_edits(change, found, python_done)
-    return sorted(found.edits, key=lambda e: (_KIND_ORDER.index(e.kind), -e.count))[:MAX_EDITS]
+        if is_ci_yaml(change.path):
+            steps.extend(ci_edits(change))
+        else:
+            # a command whose change is a regex edit above is told once, by that edit
+            told = {e.line for e in found.edits if e.path == change.path and e.line is not None}
+            steps.extend(shell_edits(change, told))
+    ordered = sorted(found.edits, key=lambda e: (_KIND_ORDER.index(e.kind), -e.count))[:MAX_EDITS]
+    return ordered + sorted(steps, key=lambda e: -e.count)[:MAX_FILE_EDITS]
 
 
 # Most telling first: what changes behaviour before what adjusts it.
@@ -276,8 +324,10 @@ _KIND_ORDER: list[CodeEditKind] = [
     "constant-items-changed",
     "import-guard-added",
     "import-guard-removed",
+    "call-removed",
     "platform-check-added",
     "raise-added",
     "exception-handler-added",
+    "call-added",
     "assertion-added",
 ]

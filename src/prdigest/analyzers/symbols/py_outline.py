@@ -41,6 +41,9 @@ class FunctionOutline:
     asserts: tuple[str, ...]
     raises: tuple[str, ...]
     handlers: tuple[str, ...]
+    # Callees of the calls made as statements, for their effect (``self._check()``), in order;
+    # a call inside an expression is part of a value, and is not listed.
+    calls: tuple[str, ...] = ()
 
     def same_apart_from_line(self, other: FunctionOutline) -> bool:
         """Every field equal but perhaps `line` (where the ``def`` stands): the same object
@@ -52,6 +55,7 @@ class FunctionOutline:
             and self.asserts == other.asserts
             and self.raises == other.raises
             and self.handlers == other.handlers
+            and self.calls == other.calls
         )
 
 
@@ -181,6 +185,9 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
     asserts: list[str] = []
     raises: list[str] = []
     handlers: list[str] = []
+    calls: list[tuple[int, str]] = []
+    local_names: set[str] = set()  # variables the function assigns (not its parameters)
+    star_params = {p.lstrip("*") for p in params if p.startswith("*")}  # ``kwargs.pop(…)`` reads an argument
     # The nodes of the body, not descending into nested functions or classes. Only statements
     # (and handlers, match cases) are walked: what is collected is a statement or a handler,
     # and expressions hold none; the order of what is found is `ast.walk`'s all the same.
@@ -194,6 +201,9 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
             raises.append(unparsed(exc))
         elif isinstance(child, ast.ExceptHandler):
             handlers.extend(handler_names(child))
+        elif isinstance(child, ast.Expr) and (callee := _statement_callee(child.value)) is not None:
+            calls.append((child.lineno, callee))
+        local_names.update(_assigned_names(child))
         if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             stack.extend(_block_children(child))
     decorators = [unparsed(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
@@ -205,7 +215,39 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
         asserts=tuple(asserts),
         raises=tuple(raises),
         handlers=tuple(handlers),
+        # In line order (the stack pops the last statement first). A method called on a variable
+        # the function made itself (``items.append(x)``) or on ``*args``/``**kwargs`` builds or
+        # reads a value; it is not listed.
+        calls=tuple(callee for _, callee in sorted(calls) if _receiver(callee) not in local_names | star_params),
     )
+
+
+def _receiver(callee: str) -> str:
+    """``items`` of ``items.append`` (and of ``items[k].append``); "" for a plain function."""
+    found = _RECEIVER.match(callee)
+    return found.group(1) if found else ""
+
+
+_RECEIVER = re.compile(r"([A-Za-z_]\w*)[.\[]")
+
+
+def _assigned_names(statement: ast.AST) -> list[str]:
+    """The plain names a statement binds (``x = …``, ``for x in …``, ``with … as x``)."""
+    targets: list[ast.AST] = []
+    if isinstance(statement, ast.Assign):
+        targets = list(statement.targets)
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        targets = [statement.target]
+    elif isinstance(statement, ast.With | ast.AsyncWith):
+        targets = [item.optional_vars for item in statement.items if item.optional_vars is not None]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
+def _statement_callee(value: ast.expr) -> str | None:
+    """``check`` of ``check(x)`` or ``await check(x)`` standing as a statement."""
+    if isinstance(value, ast.Await):
+        value = value.value
+    return unparsed(value.func) if isinstance(value, ast.Call) else None
 
 
 def _functions(body: list[ast.stmt], first: int) -> tuple[tuple[str, FunctionOutline], ...]:

@@ -1,5 +1,6 @@
 """What the code change does, in words: one clause per `CodeEdit` fact ("replaces the
-try/except import guard of `x` with the platform check `sys.platform == 'win32'`")."""
+try/except import guard of `x` with the platform check `sys.platform == 'win32'`"); script
+and CI edits by `step_edits`."""
 
 from __future__ import annotations
 
@@ -7,18 +8,25 @@ from string import Formatter
 
 from prdigest.analyzers.version_names import VERSION_NAMES
 from prdigest.models.facts import CodeEdit, Facts
+from prdigest.narrate.extractive.step_edits import callee_list, is_step_edit, jobs_suffix, step_edit_clause
 from prdigest.words import Phrases
 
 MAX_PER_FILE = 3
 
 
 def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
+    if is_step_edit(edit):
+        return step_edit_clause(edit, ph)
     params = {name: ph.code(value) for name, value in edit.params.items() if name != "direction"}
+    if "callees" in edit.params:
+        params["callee"] = callee_list(edit.params["callees"], ph)
+        params["functions"] = callee_list(edit.params.get("functions", "[]"), ph)
     if "decorator" in edit.params:
         params["decorator"] = ph.code("@" + edit.params["decorator"])
     subject = edit.symbol or edit.path
     params["subject"] = ph.code(subject)
-    params["where"] = ph.say("code_edits", "where", name=ph.code(subject))
+    # "in `f`" names the function; a file is named by the line the clause stands in
+    params["where"] = ph.say("code_edits", "where", name=ph.code(subject)) if edit.symbol else ""
     # A direction this build has no words for (facts stored by another version) reads "changed".
     direction = f"direction-{edit.params.get('direction', 'changed')}"
     params["direction"] = ph.say("code_edits", direction if ph.has("code_edits", direction) else "direction-changed")
@@ -31,7 +39,8 @@ def edit_clause(edit: CodeEdit, ph: Phrases) -> str:
         key = f"{key}-many"
     # A parameter the analyzer did not record shows as nothing rather than breaking the report.
     wanted = [name for _, name, _, _ in Formatter().parse(ph.tables["code_edits"][key]) if name]
-    return ph.say("code_edits", key, **({name: "" for name in wanted} | params))
+    clause = ph.say("code_edits", key, **({name: "" for name in wanted} | params))
+    return clause + jobs_suffix(edit, ph) if "jobs" in edit.params else clause
 
 
 def is_version_edit(edit: CodeEdit) -> bool:

@@ -16,6 +16,7 @@ from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
+from prdigest.narrate.extractive.step_edits import is_step_edit
 from prdigest.narrate.extractive.step_parts import join_more, shown_count
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.words import Phrases
@@ -79,7 +80,14 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     # and examples shows usage; its assertions are not what the PR does either.
     left_out = {f.path for f in facts.files.files if f.status == "removed" or f.category in _NOT_BEHAVIOUR}
     kept = [edit for edit in edits_of(facts, versions=False) if edit.path not in left_out]
-    edits = edits_sentence(kept, ph, limit=MAX_EDITS)
+    # A script's or CI file's steps say what the PR does only when it changes no source code
+    # (else the gist names source code, and a CI step is not what it does to it); one such
+    # clause is a sentence already.
+    code = [edit for edit in kept if not is_step_edit(edit)]
+    if code:
+        edits = edits_sentence(code, ph, limit=MAX_EDITS)
+    else:
+        edits = edits_sentence(kept, ph, limit=1) if change_shape(facts) != "source" else ""
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
 
 

@@ -80,6 +80,8 @@ def implementation_steps(
         )
     }
     rest = [f for f in files if f.path not in told_by_dependencies and f.category not in ("source", "test")]
+    if edits is None:
+        edits = file_edits(facts, ph)
     kinds: dict[str, list[Part]] = {
         "source": source_parts(
             [f for f in files if f.category == "source"],
@@ -87,17 +89,17 @@ def implementation_steps(
             length,
             why,
             ph,
-            file_edits(facts, ph) if edits is None else edits,
+            edits,
         ),
         "dependencies": dependency_parts(facts.dependencies.changes, files, why, ph),
-        "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], code_by_path, facts, length, why, ph),
+        "ci": _files_part("ci_title", [f for f in rest if is_ci(f)], code_by_path, facts, length, why, ph, edits),
         "infra": _files_part(
             "infra_title", [f for f in rest if f.category == "infra" and not is_ci(f)], code_by_path, None, length,
-            why, ph,
+            why, ph, edits,
         ),
         "config": _files_part(
             "config_title", [f for f in rest if f.category == "config" and not is_ci(f)], code_by_path, None,
-            length, why, ph,
+            length, why, ph, edits,
         ),
         "examples": _files_part(
             "examples_title", [f for f in rest if f.category == "example"], code_by_path, None, length, why, ph
@@ -178,10 +180,13 @@ def _files_part(
     length: Length,
     why: WhyFinder,
     ph: Phrases,
+    edits: dict[str, str] | None = None,
 ) -> list[Part]:
+    """``edits``: what each file's change does, in words (a script's steps, a CI step's new
+    command), told in place of its line counts."""
     if not files:
         return []
-    detail = files_by_status(files, symbols_by_path, length, ph)
+    detail = files_by_status(files, symbols_by_path, length, ph, edits)
     if facts is not None:
         jobs = facts.tests_ci.ci_jobs
         if jobs:

@@ -153,6 +153,8 @@ def file_line(file: FileFact, symbols: list[SymbolChange], length: Length, ph: P
         if symbols:
             key = "defines" if file.status == "added" else "contained"
             line += ph.say("steps", key, names=names(symbols, limit, ph))
+        if edits and file.status == "added":
+            line += ph.say("steps", "added_edits", edits=edits)  # a new script's steps
         return line
     if edits:
         if not symbols:
@@ -197,16 +199,21 @@ def file_list(
 
 
 def files_by_status(
-    files: list[FileFact], symbols_by_path: dict[str, list[SymbolChange]], length: Length, ph: Phrases
+    files: list[FileFact],
+    symbols_by_path: dict[str, list[SymbolChange]],
+    length: Length,
+    ph: Phrases,
+    edits_by_path: dict[str, str] | None = None,
 ) -> str:
-    """Non-source files summarised: new ones (with what they define), deleted ones counted,
-    changed ones listed."""
+    """Non-source files summarised: new ones (with what they define, or the steps a script
+    runs), deleted ones counted, changed ones listed (with what their change does, from
+    `edits_by_path`)."""
     clauses: list[str] = []
     added = [f for f in files if f.status == "added"]
     removed = [f for f in files if f.status == "removed"]
     changed = [f for f in files if f.status not in ("added", "removed")]
     if added:
-        clauses.append(file_list(added, symbols_by_path, length, ph))
+        clauses.append(file_list(added, symbols_by_path, length, ph, edits_by_path))
     if removed:
         if len(removed) <= 2:
             clauses.append(ph.say("steps", "removed_files", paths=ph.join([ph.code(f.path) for f in removed])))
@@ -214,5 +221,5 @@ def files_by_status(
             shown = [ph.code(f.path) for f in removed[:2]]
             clauses.append(ph.say("steps", "removed_many", count=len(removed), paths=ph.join(shown)))
     if changed:
-        clauses.append(file_list(changed, symbols_by_path, length, ph))
+        clauses.append(file_list(changed, symbols_by_path, length, ph, edits_by_path))
     return ph.tables["quote"]["clause_sep"].join(clauses)
