@@ -126,6 +126,8 @@ CodeEditKind = Literal[
     "exception-handler-removed",
     "call-added",
     "call-removed",
+    "requirement-rewrite-added",
+    "requirement-rewrite-removed",
     "script-steps",
     "script-commands-changed",
     "ci-run-changed",

@@ -80,7 +80,7 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
     out: list[str] = []
     tail = ""  # the last character of what ``out`` holds
     for literal, field, spec, conversion in _parsed(template):
-        if out and literal and _is_latin(out[-1][-1:]) and _is_cjk(literal[0]):
+        if out and literal and _is_latin(tail) and _is_cjk(literal[0]):
             out.append(" ")
             tail = " "
         out.append(literal)

@@ -261,3 +261,50 @@ def test_calls_gained_and_lost_are_one_edit_each_way_and_one_for_functions_alike
     (removed,) = [e for e in edits if e.kind == "call-removed"]
     en = edit_clause(removed, CATALOG.phrases(CATALOG.lang("en")))
     assert en == "`start`, `stop` no longer call `connect()`, `warm_cache()`"
+
+
+SETUP_BEFORE = """import os
+
+
+def get_requirements():
+    cuda_major = os.environ.get("CUDA_MAJOR", "13")
+    requirements = []
+    for req in open("requirements/cuda.txt").read().splitlines():
+        if "tensor-kit[cu13]" in req and cuda_major == "12":
+            req = req.replace("tensor-kit[cu13]", "tensor-kit")
+        requirements.append(req)
+    return requirements
+"""
+
+
+def test_a_cuda_variant_rewrite_in_setup_py_is_told_and_a_requirement_switch_is_no_rewrite(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    requirements = "tensor-kit[cu13]>=4.3\nkern-kit[cu13]==0.1.2\n"
+    repo.commit({"README.md": "# pkg\n", "setup.py": SETUP_BEFORE, "requirements/cuda.txt": requirements}, "Initial")
+    rewrite = (
+        '        if "kern-kit[cu13]" in req and cuda_major == "12":\n'
+        '            req = req.replace("kern-kit[cu13]", "kern-kit[cu12]")\n'
+    )
+    setup_after = SETUP_BEFORE.replace(
+        "        requirements.append(req)\n", rewrite + "        requirements.append(req)\n"
+    )
+    repo.squash_pr(1, "Install the CUDA 12 kernels on CUDA 12 builds", {"setup.py": setup_after})
+    repo.squash_pr(
+        2,
+        "Switch to the CUDA 12 kernels",
+        {"requirements/cuda.txt": requirements.replace("kern-kit[cu13]", "kern-kit[cu12]")},
+    )
+    store = analyzed_history(repo, "example-org/pkg", tmp_path / "db.sqlite")
+    (edit,) = [e for e in stored_facts(store, "example-org/pkg", 1).symbols.edits if e.kind.startswith("requirement-")]
+    assert (edit.kind, edit.params["before"], edit.params["after"]) == (
+        "requirement-rewrite-added",
+        "kern-kit[cu13]",
+        "kern-kit[cu12]",
+    )
+    assert setup_after.splitlines()[edit.line - 1].strip().startswith('req = req.replace("kern-kit[cu13]"')
+    en, zh = _texts(store, 1)
+    assert "rewrites the requirement `kern-kit[cu13]` to `kern-kit[cu12]`" in en
+    assert "(+2/−0)" not in en
+    assert "把依赖 `kern-kit[cu13]` 改写为 `kern-kit[cu12]`" in zh
+    # a requirement line switched to another variant is a declaration changed, not code rewriting one
+    assert not [e for e in stored_facts(store, "example-org/pkg", 2).symbols.edits if e.kind.startswith("requirement-")]

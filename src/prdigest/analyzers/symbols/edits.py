@@ -19,13 +19,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.ci_steps import ci_edits, is_ci_yaml
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.analyzers.symbols.shell_steps import shell_edits
-from prdigest.diff import file_diff
+from prdigest.diff import Line, file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
 from prdigest.models.pullrequest import FileChange
 
@@ -275,6 +276,7 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
                 after=_clip(new),
                 direction=regex_direction(old, new),
             )
+        _rewrite_edits(change.path, removed, added, found)
         if python_done:
             continue  # the syntax trees already told assertions apart
         added_text = {line.text.strip() for line in added}
@@ -285,6 +287,21 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
         for line in added:
             if _ASSERT_LINE.match(line.text) and line.text.strip() not in removed_text:
                 found.add("assertion-added", change.path, line=line.new_line, code=_clip(line.text))
+
+
+def _rewrite_edits(path: str, removed: Sequence[Line], added: Sequence[Line], found: _Found) -> None:
+    """A requirement rewritten by code (``req.replace("pkg[cu13]", "pkg[cu12]")``, a ``sed``
+    line) that one side of the hunk has and the other not."""
+    old = {r: line for line in removed for r in rewrites_in_line(line.text)}
+    new = {r: line for line in added for r in rewrites_in_line(line.text)}
+    for rewrite, line in new.items():
+        if rewrite not in old:
+            before, after = rewrite.describe().split(" -> ")
+            found.add("requirement-rewrite-added", path, line=line.new_line, before=before, after=after)
+    for rewrite, line in old.items():
+        if rewrite not in new:
+            before, after = rewrite.describe().split(" -> ")
+            found.add("requirement-rewrite-removed", path, line=line.old_line, before=before, after=after)
 
 
 def code_edits(files: list[FileChange], skip: set[str]) -> list[CodeEdit]:
@@ -319,6 +336,8 @@ _KIND_ORDER: list[CodeEditKind] = [
     "parameter-added",
     "parameter-removed",
     "default-changed",
+    "requirement-rewrite-added",
+    "requirement-rewrite-removed",
     "regex-changed",
     "constant-changed",
     "constant-items-changed",
