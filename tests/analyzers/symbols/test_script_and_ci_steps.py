@@ -308,3 +308,51 @@ def test_a_cuda_variant_rewrite_in_setup_py_is_told_and_a_requirement_switch_is_
     assert "把依赖 `kern-kit[cu13]` 改写为 `kern-kit[cu12]`" in zh
     # a requirement line switched to another variant is a declaration changed, not code rewriting one
     assert not [e for e in stored_facts(store, "example-org/pkg", 2).symbols.edits if e.kind.startswith("requirement-")]
+
+
+GO_BEFORE = """package server
+
+func (s *Server) Start(ctx Context) error {
+\titems := []int{}
+\titems = append(items, 1)
+\ts.validate(ctx)
+\tdefer s.mu.Unlock()
+\tlog.Printf("starting")
+\treturn nil
+}
+"""
+GO_AFTER = GO_BEFORE.replace("\ts.validate(ctx)\n", "\tgo s.watch(ctx)\n").replace('\tlog.Printf("starting")\n', "")
+JS_BEFORE = "function send(req) {\n  const queue = [];\n  queue.push(req);\n  validate(req);\n  return queue;\n}\n"
+JS_AFTER = JS_BEFORE.replace("  validate(req);\n", "  await this.flush();\n").replace("  queue.push(req);\n", "")
+RUST_BEFORE = (
+    "impl Router {\n    pub fn route(&self) {\n        let mut v = Vec::new();\n"
+    "        v.push(1);\n        self.check();\n    }\n}\n"
+)
+RUST_AFTER = RUST_BEFORE.replace("        self.check();\n", "")
+
+
+def test_go_js_and_rust_definitions_tell_the_calls_they_gained_and_lost(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit(
+        {"README.md": "# pkg\n", "server.go": GO_BEFORE, "send.js": JS_BEFORE, "src/router.rs": RUST_BEFORE}, "Init"
+    )
+    repo.squash_pr(
+        1, "Watch instead of validating", {"server.go": GO_AFTER, "send.js": JS_AFTER, "src/router.rs": RUST_AFTER}
+    )
+    store = analyzed_history(repo, "example-org/pkg", tmp_path / "db.sqlite")
+    calls = {
+        (e.path, e.kind, e.symbol): json.loads(e.params["callees"])
+        for e in stored_facts(store, "example-org/pkg", 1).symbols.edits
+        if e.kind.startswith("call-")
+    }
+    # the log line dropped, a local slice's append and a local array's push are not told
+    assert calls == {
+        ("server.go", "call-removed", "Server.Start"): ["s.validate()"],
+        ("server.go", "call-added", "Server.Start"): ["s.watch()"],
+        ("send.js", "call-removed", "send"): ["validate()"],
+        ("send.js", "call-added", "send"): ["this.flush()"],
+        ("src/router.rs", "call-removed", "Router::route"): ["self.check()"],
+    }
+    en, zh = _texts(store, 1)
+    assert "`Server.Start` no longer calls `s.validate()`" in en
+    assert "`Server.Start` 现在会调用 `s.watch()`" in zh

@@ -8,7 +8,8 @@ makes as statements; module- and class-level constants; import guards and platfo
 Every file is also read line by line from the shared diff model: a regular expression
 (Python ``re``, ``sed s/…/…/``, ``grep -E``) changed on a line, an assertion removed or added
 (C, C++, Rust, JavaScript assertion macros and functions). Shell scripts are read as steps (`shell_steps`), CI files
-as jobs and steps (`ci_steps`). Nothing here guesses intent: each edit is a difference
+as jobs and steps (`ci_steps`), and the calls of Go, Rust, JavaScript and TypeScript definitions
+from their syntax trees (`tree_calls`). Nothing here guesses intent: each edit is a difference
 between the two sides.
 """
 
@@ -23,14 +24,20 @@ from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.ci_steps import ci_edits, is_ci_yaml
+from prdigest.analyzers.symbols.languages import grammar_key_for_path
 from prdigest.analyzers.symbols.py_outline import Outline
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.analyzers.symbols.shell_steps import shell_edits
+from prdigest.analyzers.symbols.tree_calls import SideCalls
 from prdigest.diff import Line, file_diff
 from prdigest.models.facts import CodeEdit, CodeEditKind
 from prdigest.models.pullrequest import FileChange
 
 MAX_EDITS = 12  # per PR: a report names a few, the most telling
+# Where statement calls are compared from tree-sitter trees (Python: by `ast`, above). Not C and
+# C++: their headers are large and often parse with errors (macros), so reading them again
+# would cost more than the symbol analysis itself.
+CALL_GRAMMARS = frozenset({"go", "rust", "javascript", "typescript", "tsx"})
 MAX_FILE_EDITS = 8  # per PR, of shell scripts and CI files
 _CLIP = 80
 
@@ -88,8 +95,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     old, new = before.functions(), after.functions()
     applied: dict[str, list[str]] = {}
     dropped: dict[str, list[str]] = {}
-    # (kind, callees) -> the functions that gained or lost those calls: one edit for all
-    calls: dict[tuple[str, tuple[str, ...]], list[tuple[str, int]]] = {}
+    call_changes: list[tuple[str, int, Sequence[str], Sequence[str]]] = []
     # (parameter, before, after) -> the functions whose default changed so: one edit for all
     defaults: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
     for name, (line, fn) in new.items():
@@ -128,12 +134,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
             found.add("exception-handler-added", path, symbol=name, line=line, exception=_clip(exc))
         for exc in _absent(previous.handlers, fn.handlers):
             found.add("exception-handler-removed", path, symbol=name, line=line, exception=_clip(exc))
-        for kind, gone_or_new in (
-            ("call-removed", _absent(_effect_calls(previous.calls), fn.calls)),
-            ("call-added", _absent(_effect_calls(fn.calls), previous.calls)),
-        ):
-            if gone_or_new:
-                calls.setdefault((kind, tuple(_clip(c + "()") for c in gone_or_new)), []).append((name, line))
+        call_changes.append((name, line, previous.calls, fn.calls))
     for (param, was_default, default), places in defaults.items():
         # a public function names the edit when there is one (callers see its default)
         name, line = min(places, key=lambda place: has_private_part(place[0]))
@@ -141,17 +142,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
         found.edits.append(
             CodeEdit(kind="default-changed", path=path, symbol=name, line=line, params=params, count=len(places))
         )
-    for (kind, callees), places in calls.items():
-        name, line = places[0]
-        params = {
-            "callee": callees[0],
-            "callees": json.dumps(list(callees)),
-            "function": name,
-            "functions": json.dumps([n for n, _ in places]),
-        }
-        found.edits.append(
-            CodeEdit(kind=kind, path=path, symbol=name, line=line, params=params, count=len(places))  # type: ignore[arg-type]
-        )
+    _call_edits(path, call_changes, found)
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
             first = (new.get(names[0]) or old[names[0]])[0]
@@ -167,19 +158,81 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     return True
 
 
+def _call_edits(path: str, changes: Sequence[tuple[str, int, Sequence[str], Sequence[str]]], found: _Found) -> None:
+    """Per (function, line, old calls, new calls): the calls it no longer makes and those it
+    now makes, one edit for the functions that gained or lost the same calls."""
+    # (kind, callees) -> the functions that gained or lost those calls
+    grouped: dict[tuple[str, tuple[str, ...]], list[tuple[str, int]]] = {}
+    for name, line, old, new in changes:
+        for kind, gone_or_new in (
+            ("call-removed", _absent(_effect_calls(old), new)),
+            ("call-added", _absent(_effect_calls(new), old)),
+        ):
+            if gone_or_new:
+                grouped.setdefault((kind, tuple(_clip(c + "()") for c in gone_or_new)), []).append((name, line))
+    for (kind, callees), places in grouped.items():
+        name, line = places[0]
+        params = {
+            "callee": callees[0],
+            "callees": json.dumps(list(callees)),
+            "function": name,
+            "functions": json.dumps([n for n, _ in places]),
+        }
+        found.edits.append(
+            CodeEdit(kind=kind, path=path, symbol=name, line=line, params=params, count=len(places))  # type: ignore[arg-type]
+        )
+
+
+def _tree_call_edits(change: FileChange, grammar_key: str, found: _Found) -> None:
+    """The calls each changed definition of a Go, Rust, JavaScript or TypeScript file
+    gained or lost, when both sides of the file are known."""
+    if change.content_before is None or change.content_after is None:
+        return
+    removed_lines: set[int] = set()
+    added_lines: set[int] = set()
+    for line in file_diff(change).changes():
+        if line.kind == "-" and line.old_line is not None:
+            removed_lines.add(line.old_line)
+        elif line.kind == "+" and line.new_line is not None:
+            added_lines.add(line.new_line)
+    before, after = SideCalls(change.content_before, grammar_key), SideCalls(change.content_after, grammar_key)
+    names = before.touched(removed_lines) | after.touched(added_lines)
+    if not names:
+        return
+    old, new = before.calls(names), after.calls(names)
+    on_both_sides = {d.name for d in before.definitions} & {d.name for d in after.definitions}
+    changes = [
+        (name, line, old[name][1] if name in old else (), calls)
+        for name, (line, calls) in new.items()
+        if name in on_both_sides and (old[name][1] if name in old else ()) != calls
+    ]
+    # a definition whose every statement call went is in `old` only
+    changes += [
+        (name, line, calls, ()) for name, (line, calls) in old.items() if name not in new and name in on_both_sides
+    ]
+    _call_edits(change.path, changes, found)
+
+
 def _effect_calls(callees: Sequence[str]) -> list[str]:
     """The calls a reader of the function's behaviour cares about: a log line or a print
     added or dropped changes what is written, not what the function does."""
     kept = []
     for callee in callees:
         owner, _, method = callee.rpartition(".")
-        if callee == "print" or (method in _LOG_METHODS and "log" in owner.lower()):
-            continue
+        if (
+            callee in ("print", "println")
+            or owner in ("console", "fmt")
+            or (method in _LOG_METHODS and "log" in owner.lower())
+        ):
+            continue  # a line written to the console or a log
         kept.append(callee)
     return kept
 
 
-_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "Printf", "Println", "Print",
+     "Debugf", "Infof", "Warnf", "Errorf"}
+)  # fmt: skip
 
 
 def _gone(before: Sequence[str], after: Sequence[str]) -> list[str]:
@@ -314,6 +367,9 @@ def code_edits(files: list[FileChange], skip: set[str]) -> list[CodeEdit]:
         if change.path in skip or change.binary or not change.patch:
             continue
         python_done = change.path.endswith((".py", ".pyi")) and _python_edits(change, found)
+        grammar_key = None if python_done else grammar_key_for_path(change.path)
+        if grammar_key in CALL_GRAMMARS:
+            _tree_call_edits(change, grammar_key, found)
         _line_edits(change, found, python_done)
         if is_ci_yaml(change.path):
             steps.extend(ci_edits(change))
