@@ -7,10 +7,10 @@ parameters, decorators, assertions, raised exceptions, caught exceptions and the
 makes as statements; module- and class-level constants; import guards and platform checks.
 Every file is also read line by line from the shared diff model: a regular expression
 (Python ``re``, ``sed s/…/…/``, ``grep -E``) changed on a line, an assertion removed or added
-(C, C++, Rust, JavaScript assertion macros and functions). Shell scripts are read as steps (`shell_steps`), CI files
-as jobs and steps (`ci_steps`), and the calls of Go, Rust, JavaScript and TypeScript definitions
-from their syntax trees (`tree_calls`). Nothing here guesses intent: each edit is a difference
-between the two sides.
+(C, C++, Rust, JavaScript assertion macros and functions). Shell scripts are read as steps
+(`shell_steps`), CI files as jobs and steps (`ci_steps`), and the calls of Go, Rust,
+JavaScript and TypeScript definitions from their syntax trees (`tree_calls`). Nothing here
+guesses intent: each edit is a difference between the two sides.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
+from prdigest.analyzers.symbols.changed_lines import changed_lines
 from prdigest.analyzers.symbols.ci_steps import ci_edits, is_ci_yaml
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
 from prdigest.analyzers.symbols.py_outline import Outline
@@ -188,28 +189,22 @@ def _tree_call_edits(change: FileChange, grammar_key: str, found: _Found) -> Non
     gained or lost, when both sides of the file are known."""
     if change.content_before is None or change.content_after is None:
         return
-    removed_lines: set[int] = set()
-    added_lines: set[int] = set()
-    for line in file_diff(change).changes():
-        if line.kind == "-" and line.old_line is not None:
-            removed_lines.add(line.old_line)
-        elif line.kind == "+" and line.new_line is not None:
-            added_lines.add(line.new_line)
+    lines = changed_lines(file_diff(change).numbered_hunks)
     before, after = SideCalls(change.content_before, grammar_key), SideCalls(change.content_after, grammar_key)
-    names = before.touched(removed_lines) | after.touched(added_lines)
+    names = before.touched(lines.removed) | after.touched(lines.added)
     if not names:
         return
     old, new = before.calls(names), after.calls(names)
     on_both_sides = {d.name for d in before.definitions} & {d.name for d in after.definitions}
-    changes = [
-        (name, line, old[name][1] if name in old else (), calls)
-        for name, (line, calls) in new.items()
-        if name in on_both_sides and (old[name][1] if name in old else ()) != calls
-    ]
+    changes: list[tuple[str, int, Sequence[str], Sequence[str]]] = []
     # a definition whose every statement call went is in `old` only
-    changes += [
-        (name, line, calls, ()) for name, (line, calls) in old.items() if name not in new and name in on_both_sides
-    ]
+    for name in [*new, *(n for n in old if n not in new)]:
+        if name not in on_both_sides:
+            continue
+        line, new_calls = new.get(name) or (old[name][0], ())
+        old_calls = old[name][1] if name in old else ()
+        if old_calls != new_calls:
+            changes.append((name, line, old_calls, new_calls))
     _call_edits(change.path, changes, found)
 
 

@@ -186,8 +186,9 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
     raises: list[str] = []
     handlers: list[str] = []
     calls: list[tuple[int, str]] = []
-    local_names: set[str] = set()  # variables the function assigns (not its parameters)
-    star_params = {p.lstrip("*") for p in params if p.startswith("*")}  # ``kwargs.pop(…)`` reads an argument
+    # Variables the function assigns, and its ``*args``/``**kwargs`` (``kwargs.pop(…)`` reads an
+    # argument): a method called on one builds or reads a value.
+    local_names = {p.lstrip("*") for p in params if p.startswith("*")}
     # The nodes of the body, not descending into nested functions or classes. Only statements
     # (and handlers, match cases) are walked: what is collected is a statement or a handler,
     # and expressions hold none; the order of what is found is `ast.walk`'s all the same.
@@ -218,7 +219,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, first: int) -> Funct
         # In line order (the stack pops the last statement first). A method called on a variable
         # the function made itself (``items.append(x)``) or on ``*args``/``**kwargs`` builds or
         # reads a value; it is not listed.
-        calls=tuple(callee for _, callee in sorted(calls) if _receiver(callee) not in local_names | star_params),
+        calls=tuple(callee for _, callee in sorted(calls) if _receiver(callee) not in local_names),
     )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import tree_sitter
 
+from prdigest.analyzers.symbols.diffmap import owning_definitions
 from prdigest.analyzers.symbols.extract import Definition, definitions_from_tree, encode_source
 from prdigest.analyzers.symbols.languages import parse
 from prdigest.analyzers.symbols.tree_cache import TREES
@@ -72,10 +73,6 @@ def _receiver(callee: str) -> str:
     return ""
 
 
-def _touched(definitions: list[Definition], lines: set[int]) -> set[str]:
-    return {d.name for d in definitions if any(d.start_line <= line <= d.end_line for line in lines)}
-
-
 class SideCalls:
     """One side of a file: its tree and definitions, parsed once."""
 
@@ -95,9 +92,10 @@ class SideCalls:
             self.tree = parse(grammar_key, self.source)
             self.definitions = definitions_from_tree(self.tree, grammar_key)
 
-    def touched(self, lines: set[int]) -> set[str]:
-        """The definitions that hold any of `lines` (the side's changed lines)."""
-        return _touched(self.definitions, lines)
+    def touched(self, lines: tuple[int, ...]) -> set[str]:
+        """The definitions innermost around any of `lines` (the side's changed lines, sorted):
+        those whose statement calls can differ."""
+        return {self.definitions[i].name for i in owning_definitions(self.definitions, lines)}
 
     def calls(self, names: set[str]) -> dict[str, tuple[int, tuple[str, ...]]]:
         """Per definition of `names`: its first line and the callees of its statement calls, in

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 
 from prdigest.models.facts import CodeEdit
+from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.words import Phrases
 
 MAX_SHOWN = 3
@@ -27,13 +28,8 @@ def _items(text: str) -> list[object]:
     return found if isinstance(found, list) else []
 
 
-def _codes(values: Sequence[object], ph: Phrases, hidden: int = 0) -> str:
-    shown = [ph.code(str(v)) for v in values[:MAX_SHOWN]]
-    hidden += max(0, len(values) - MAX_SHOWN)
-    joined = ph.join(shown)
-    if not hidden:
-        return joined
-    return ph.say("code_edits", "and_more", items=joined, count=hidden, total=hidden + len(shown))
+def _codes(values: Sequence[object], ph: Phrases) -> str:
+    return join_more([ph.code(str(v)) for v in values[:MAX_SHOWN]], len(values) - MAX_SHOWN, ph)
 
 
 def _step_text(step: object, ph: Phrases) -> str:
@@ -78,8 +74,8 @@ def step_edit_clause(edit: CodeEdit, ph: Phrases) -> str:
             return ph.say("code_edits", "script-commands-both", added=_codes(added, ph), removed=_codes(removed, ph))
         key, values = ("script-commands-added", added) if added else ("script-commands-removed", removed)
         return ph.say("code_edits", key, commands=_codes(values, ph))
-    jobs = [str(j) for j in _items(params.get("jobs", "[]")) if j]
     if edit.kind == "ci-run-changed":
+        jobs = [str(j) for j in _items(params.get("jobs", "[]")) if j]
         base = "ci-run-changed"
         if not params.get("before"):
             base = "ci-run-gained"  # words only added to the command
