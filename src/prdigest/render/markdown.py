@@ -126,7 +126,7 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
         ]
         if f.symbols:
             more = lab.more_symbols(len(f.symbols), f.symbols_more)
-            facets.append(f"{lab.field('symbols')} {inline(', '.join(f.symbols) + more)}")
+            facets.append(f"{lab.field('symbols')} {', '.join(code(name) for name in f.symbols)}{_tail(more)}")
         meta = lab.text("lparen") + lab.text("semicolon").join(facets) + lab.text("rparen")
         lines.append(f"- {code(f.path)}{meta}{role}")
     lines.append("")
@@ -155,12 +155,18 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _tail(text: str) -> str:
+    """`inline` for a phrase that follows code (" and 16 more"): its leading space is kept."""
+    return (" " if text[:1].isspace() else "") + inline(text)
+
+
 def _symbols_code_discussion(report: Report, lab: Labels, *, code_excerpts: bool) -> list[str]:
     """Key symbols, key code (the full report's: a brief has no code block) and the discussion."""
     names = list(dict.fromkeys(s.name for s in report.key_symbols))
     more = lab.more_symbols(len(names), report.key_symbols_more) if names else ""
-    symbols = ", ".join(names) + more if names else lab.text("none_identified")
-    lines = [f"{lab.heading('key_symbols')}{lab.text('colon')}{inline(symbols)}", ""]
+    # Names are code: shown as code spans, as the HTML report does.
+    symbols = ", ".join(code(name) for name in names) + _tail(more) if names else inline(lab.text("none_identified"))
+    lines = [f"{lab.heading('key_symbols')}{lab.text('colon')}{symbols}", ""]
     if code_excerpts:
         lines += _key_code(report, lab)
     lines += [f"# {lab.heading('discussion')}", "", block(report.discussion.overview), ""]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from tests.helpers.moves_history import REPO, moves_store
+from tests.helpers.one_line import facts_clause
 
 from prdigest.models.facts import DependencyChange, Facts
 from prdigest.pipeline.report import report_for
@@ -90,7 +91,7 @@ def test_a_ci_install_moved_into_a_dependency_group_is_one_move(history: Store) 
         " and installed in `pyproject.toml` instead; `any version` → `>=4` on the way" in steps
     ), steps
     report = report_for(history, REPO, 4, CATALOG.lang("en"), "full", None)
-    assert report.summary.one_line.startswith(
+    assert facts_clause(report.summary.one_line).startswith(
         "Moves the dependency `tox` from `.github/workflows/lint.yml`, `.github/workflows/tests.yml`"
         " to `pyproject.toml`"
     ), report.summary.one_line

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history, reason_codes, stored_facts
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.one_line import facts_clause
 
 from prdigest.models.facts import Facts, VerdictLevel
 from prdigest.pipeline.report import report_for
@@ -87,7 +88,7 @@ def test_reworded_messages_are_no_core_logic_and_owe_no_test(store: Store) -> No
 
 def test_the_report_says_what_the_change_is(store: Store) -> None:
     en = report_for(store, REPO, REWORDED, CATALOG.lang("en"), "full", None)
-    assert en.summary.one_line == f"Rewords messages in `{PATH}`"
+    assert facts_clause(en.summary.one_line) == f"Rewords messages in `{PATH}`"
     assert "lines of core logic" not in en.summary.recommendation
     assert "messages" in en.summary.recommendation
     zh = report_for(store, REPO, REWORDED, CATALOG.lang("zh"), "full", None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.one_line import facts_clause
 
 from prdigest.models.report import Length
 from prdigest.pipeline.report import report_for
@@ -61,7 +62,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 
 def test_an_edited_file_is_not_said_to_be_added(store: Store) -> None:
-    en = report_for(store, REPO, EXPORT, CATALOG.lang("en"), "full", None).summary.one_line
+    en = facts_clause(report_for(store, REPO, EXPORT, CATALOG.lang("en"), "full", None).summary.one_line)
     assert en.startswith("Changes "), en
     assert INIT in en
     zh = report_for(store, REPO, EXPORT, CATALOG.lang("zh"), "full", None).summary.one_line

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.one_line import facts_clause
 
 from prdigest.models.report import Report
 from prdigest.pipeline.report import report_for
@@ -66,4 +67,4 @@ def test_githubs_own_commit_messages_are_never_quoted(store: Store) -> None:
 
 
 def test_a_function_the_pr_adds_is_not_said_to_be_changed(store: Store) -> None:
-    assert _report(store, "en").summary.one_line.startswith("Adds `get_with_retry`")
+    assert facts_clause(_report(store, "en").summary.one_line).startswith("Adds `get_with_retry`")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.one_line import facts_clause
 
 from prdigest.pipeline.report import report_for
 from prdigest.store import Store
@@ -59,7 +60,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 
 def _one_line(store: Store, number: int, lang: str) -> str:
-    return report_for(store, REPO, number, CATALOG.lang(lang), "full", None).summary.one_line
+    return facts_clause(report_for(store, REPO, number, CATALOG.lang(lang), "full", None).summary.one_line)
 
 
 def test_the_one_liner_says_what_changed_and_why(store: Store) -> None:
@@ -107,8 +108,8 @@ def test_code_in_documentation_is_not_told_as_an_edit(store: Store) -> None:
 
 def test_a_body_sentence_that_repeats_the_title_is_no_summary(store: Store) -> None:
     report = report_for(store, REPO, SQUASHED, CATALOG.lang("en"), "full", None)
-    assert "Parse the port as a number" not in report.summary.one_line
-    assert "`port`" in report.summary.one_line
+    assert "“Parse the port as a number" not in report.summary.one_line  # the title leads, unquoted
+    assert "`port`" in facts_clause(report.summary.one_line)
     assert "Parse the port as a number" not in report.motivation
     assert "Reject a port outside the valid range of values" in report.motivation
 

@@ -55,19 +55,19 @@ def test_one_line_without_a_summary_sentence_is_built_from_the_facts() -> None:
     body = "## Description\n\nThe widget store was slow under load because nothing was cached."
     added = SOURCE.model_copy(update={"status": "added", "deletions": 0})
     n = narrate_extractive(_pr(body), _facts([], [added]), [], "en", "brief")
-    assert n.one_line == "Adds `src/cache.py`"  # not the title again
+    assert n.one_line == "Add a widget cache — adds `src/cache.py`"  # the title's intent, then the facts
     assert summary_sentence("Reverts acme/widgets#12") is None
     zh = narrate_extractive(_pr(body), _facts([], [added]), [], "zh", "brief")
     assert zh.one_line == "新增 `src/cache.py`"
     # the title says "add", but an edited file was not added
     edited = narrate_extractive(_pr(body), _facts([], [SOURCE]), [], "en", "brief")
-    assert edited.one_line == "Changes `src/cache.py`"
+    assert edited.one_line == "Add a widget cache — changes `src/cache.py`"
 
 
 def test_one_line_names_the_kind_only_when_the_title_does_not() -> None:
     doc = FileFact(path="docs/guide.md", category="docs", module="docs", additions=3)
     plain = narrate_extractive(_pr("", "Explain the cache knobs"), _facts([], [doc]), [], "en", "full")
-    assert plain.one_line == "Updates the documentation in `docs/guide.md`"
+    assert plain.one_line == "Explain the cache knobs — updates the documentation in `docs/guide.md`"
     body = "This PR explains every knob of the widget cache."
     quoted = narrate_extractive(_pr(body, "Explain the cache knobs"), _facts([], [doc]), [], "en", "full")
     assert quoted.one_line == "“This PR explains every knob of the widget cache.” (a documentation-only change)"

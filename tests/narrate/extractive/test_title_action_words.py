@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from tests.helpers.analyzed import analyzed_history
 from tests.helpers.gitrepo import GitRepoBuilder
+from tests.helpers.one_line import facts_clause
 
 from prdigest.narrate.extractive.gist import action
 from prdigest.pipeline.report import report_for
@@ -72,7 +73,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 
 def _one_line(store: Store, number: int, lang: str = "en") -> str:
-    return report_for(store, REPO, number, CATALOG.lang(lang), "full", None).summary.one_line
+    return facts_clause(report_for(store, REPO, number, CATALOG.lang(lang), "full", None).summary.one_line)
 
 
 def test_a_word_further_in_the_title_that_tells_what_the_code_does_is_no_verb(store: Store) -> None:

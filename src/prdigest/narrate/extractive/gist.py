@@ -11,13 +11,14 @@ from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.code_lines import only_comments, only_messages
+from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
 from prdigest.models.facts import DependencyChange, Facts, FileFact
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
 from prdigest.narrate.extractive.step_edits import is_step_edit
-from prdigest.narrate.extractive.step_parts import join_more, shown_count
+from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.text import clean_title
 from prdigest.words import Phrases
 
@@ -63,6 +64,12 @@ def action(title: str) -> str:
     found = [(m.start(), name) for name, pattern in _ACTION_WORDS if (m := pattern.search(words))]
     found += [(0, name) for name, pattern in _LEADING_WORDS if pattern.match(words)]
     return min(found)[1] if found else "change"
+
+
+def is_revert_gist(pr: PullRequest, facts: Facts) -> bool:
+    """Whether the one-liner is "Reverts #N": it says the whole purpose, no intent before it."""
+    reverted = [ref for ref in facts.references.references if ref.relation == "reverts"]
+    return (bool(reverted) and is_the_revert(pr, reverted)) or _REVERTED_TITLE.match(pr.title) is not None
 
 
 def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
@@ -128,7 +135,7 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         # A complete file list that is empty: an empty commit, or a merge whose changes were
         # already on the main line (a missing list is the shape "unknown").
         return ph.say("gist", "no_files"), True
-    if shape == "dependency-only":
+    if shape == "dependency-only" or _dependencies_and_bookkeeping(facts):
         dependencies = _dependencies(facts.dependencies.changes, ph)
         return (dependencies, True) if dependencies else None
     version = _version(facts, ph)
@@ -175,6 +182,14 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     if typo:
         return ph.say("gist", "typo", files=files), False
     return _source(pr, facts, ph), False
+
+
+def _dependencies_and_bookkeeping(facts: Facts) -> bool:
+    """Declared requirements changed, and every other file is documentation (a changelog
+    line) or generated (the lock file the new requirement wrote): the requirements are the change."""
+    declared = {c.path for c in facts.dependencies.changes}
+    others = [f for f in facts.files.files if f.path not in declared]
+    return bool(declared) and files_known(facts) and all(f.category == "docs" or f.generated for f in others)
 
 
 def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
@@ -280,11 +295,13 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
 
 
 def _files(files: list[FileFact], ph: Phrases) -> str:
-    limit = shown_count(len(files), MAX_FILES)
-    shown = [ph.code(f.path) for f in files[:limit]]
-    if len(files) > limit:
+    # Two names at most: a third is a list, not a summary.
+    shown = [ph.code(f.path) for f in files[:MAX_FILES]]
+    if len(files) > MAX_FILES:
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")
-        return ph.say("gist", "more_files", first=ph.join(shown), count=len(files) - len(shown), total=len(files))
+        rest = len(files) - len(shown)
+        key = "more_files_one" if rest == 1 else "more_files"
+        return ph.say("gist", key, first=ph.join(shown), count=rest, total=len(files))
     return ph.join(shown)
 
 

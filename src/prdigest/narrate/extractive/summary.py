@@ -10,7 +10,8 @@ import re
 from prdigest.models.facts import Facts
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, short_dependency
-from prdigest.narrate.extractive.gist import fact_summary
+from prdigest.narrate.extractive.gist import fact_summary, is_revert_gist
+from prdigest.narrate.extractive.intent import lower_first, title_intent
 from prdigest.narrate.extractive.text import clean_title, repeats_title, summary_sentence
 from prdigest.words import Phrases
 
@@ -31,6 +32,12 @@ def file_count(count: int, ph: Phrases) -> str:
 def in_reader_script(text: str, ph: Phrases) -> bool:
     """Whether `text` is written in the reader's script (the words' ``[gist] own_script``)."""
     return re.search(ph.tables["gist"]["own_script"], text) is not None
+
+
+def in_reader_language(text: str, ph: Phrases) -> bool:
+    """Whether `text` reads in the reader's language: in its script and in no other that
+    marks another language (an English reader's title with Chinese in it is not his)."""
+    return in_reader_script(text, ph) and re.search(ph.tables["gist"]["other_scripts"], text) is None
 
 
 def quoted_lead(pr: PullRequest, ph: Phrases) -> str | None:
@@ -54,11 +61,17 @@ def one_line(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     if sentence is None or not in_reader_script(sentence, ph):
         built = fact_summary(pr, facts, ph)
         if built:
+            # The title says what the author meant, the facts what the change does: together
+            # they state the purpose. A title in another language is left to the header.
+            intent = None if is_revert_gist(pr, facts) else title_intent(pr.title)
+            if intent is not None and in_reader_language(intent, ph):
+                return ph.say("summary", "intent_effect", intent=intent, effect=lower_first(built))
             return built
     shape = change_shape(facts)
     changes = facts.dependencies.changes
     if shape == "dependency-only" and len(changes) == 1:
-        return ph.say("summary", "with_dependency", title=title, dependency=short_dependency(changes[0], ph))
+        said = title_intent(pr.title) or title
+        return ph.say("summary", "with_dependency", title=said, dependency=short_dependency(changes[0], ph))
     # The author's sentence is quoted, as the seeds do: the reader sees whose words these are.
     text = ph.say("summary", "quoted", quote=ph.quote(sentence)) if sentence else title
     pattern = _SHAPE_WORDS.get(shape)

@@ -236,11 +236,25 @@ def summary_sentence(body: str, limit: int = 220, repository: str | None = None)
     if chosen is None:
         summary = with_continuations(sentences(sections.summary))
         chosen = summary[0] if summary and _usable_summary(summary[0]) else None
-    if chosen is None and every and _usable_summary(every[0]) and _ACTION_OPENING.match(every[0]):
+    if (
+        chosen is None
+        and every
+        and _usable_summary(every[0])
+        and _ACTION_OPENING.match(every[0])
+        and not _one_item_of_several(body, every[0])
+    ):
         chosen = every[0]
     if chosen is None:
         return None
     return shorten(chosen.rstrip(" :："), limit)
+
+
+def _one_item_of_several(body: str, sentence: str) -> bool:
+    """Whether `sentence` opens one item of a list of several (a squash body's first commit,
+    one bullet of a changelog): it speaks for a part of the change, not for the whole."""
+    items = [collapse(_BULLET.sub("", line)) for line in body.splitlines() if _BULLET.match(line)]
+    head = collapse(sentence)[:40]
+    return len(items) > 1 and any(item.startswith(head) for item in items)
 
 
 def _usable_summary(sentence: str) -> bool:
