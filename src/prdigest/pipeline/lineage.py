@@ -314,6 +314,36 @@ class _Pass:
                 for fixer, evidence in fixers.get(ref.number, []):
                     self.link_follow_up(source, fixer, evidence, ref.evidence, "todo")
 
+    def title_numbers(self) -> None:
+        """A number the title names with no word for how ("Add config for absolute URLs
+        (#5902)", "Add missing PR link to changelog (#3635)") is told by the history: an earlier
+        merged PR is followed up; a smaller number that is no PR of the history is the issue
+        the PR addresses. Re-made on every pass from the title's own reference."""
+        seen: set[int] = set()
+        for where in ("title", _TITLE_FINDING):
+            for item in self.remember(facts_containing(self.store, self.repository, f'"where":"{where}"')):
+                if item.number in seen:
+                    continue
+                seen.add(item.number)
+                for ref in item.references.references:
+                    if ref.repository.lower() != self.repository.lower():
+                        continue
+                    if ref.where == _TITLE_FINDING or (ref.where == "title" and ref.relation == "mentions"):
+                        self._title_number(item.number, ref)
+
+    def _title_number(self, source: int, ref: Reference) -> None:
+        target = self.moments.get(ref.number)
+        if target is not None and target.state == "merged" and self.later(source, ref.number):
+            self.extra_refs[source].append(
+                ref.model_copy(update={"relation": "follow-up-to", "target_kind": "pr", "where": _TITLE_FINDING})
+            )
+            self.link_follow_up(ref.number, source, ref.evidence, "", "reference")
+        elif target is None and ref.number < source:
+            # Issues and PRs share one sequence: the issue a PR was opened for has a smaller number.
+            self.extra_refs[source].append(ref.model_copy(update={"relation": "fixes", "where": _TITLE_FINDING}))
+        elif ref.where == _TITLE_FINDING:  # told so by an earlier pass, no longer: a mention again
+            self.extra_refs[source].append(ref.model_copy(update={"relation": "mentions", "where": "title"}))
+
     def todo_removals(self, links: list[tuple[int, Reference]]) -> None:
         promised: dict[int, list[tuple[int, str]]] = defaultdict(list)
         for source, ref in links:
@@ -457,6 +487,7 @@ def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRul
     # Before the stated follow-ups: a follow-up the ledger proves is told as such on every pass.
     run.ledger_follow_ups(links)
     run.explicit_follow_ups(links)
+    run.title_numbers()
     run.todo_removals(links)
     run.deferred_dependencies()
     run.waited_for(links)
@@ -468,7 +499,8 @@ def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRul
 
 # A later PR restores a reverted one when it adds again at least this share of the
 # reverted PR's (meaningful) added lines, and that PR added at least this many.
-_PASS_FINDINGS = ("git-blame", "git-diff", "ledger")
+_TITLE_FINDING = "git-history"  # a title's number told by the history (`_Pass.title_numbers`)
+_PASS_FINDINGS = ("git-blame", "git-diff", "ledger", _TITLE_FINDING)
 RELAND_MIN_SHARE = 0.6
 RELAND_MIN_LINES = 5
 

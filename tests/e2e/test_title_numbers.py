@@ -1,0 +1,55 @@
+"""A number a title names without a word for how ("Add the missing changelog link (#40)") is
+told by the history: an earlier merged PR is followed up, a smaller number that no PR of the
+history has is the issue the PR addresses, anything else stays a mention (issue 25)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.driver import Cli
+from tests.helpers.gitrepo import GitRepoBuilder
+
+REPO = "example-org/titles"
+
+
+def _ref(facts: dict[str, object], number: int) -> tuple[str, str]:
+    refs = facts["references"]["references"]  # type: ignore[index]
+    (ref,) = [r for r in refs if r["number"] == number]
+    return ref["relation"], ref["where"]
+
+
+def test_a_titles_number_is_told_by_the_history(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# titles\n", "CHANGES.md": "# Changes\n"}, "Initial commit")
+    repo.squash_pr(40, "Add a retry option", {"src/retry.py": "def retry(times=3):\n    return times\n"})
+    # #40 is an earlier merged PR: completing its changelog entry follows it up.
+    repo.squash_pr(44, "Add the missing changelog line (#40)", {"CHANGES.md": "# Changes\n\n- retry option\n"})
+    # #31 is no PR of this history, and smaller: the issue this PR was opened for.
+    repo.squash_pr(
+        45, "Allow a zero retry count (#31)", {"src/retry.py": "def retry(times=3):\n    return max(times, 0)\n"}
+    )
+    # #90 is larger than the PR itself and no PR: nothing can be told of it.
+    repo.squash_pr(46, "Document retries (#90)", {"README.md": "# titles\n\nRetries: see src/retry.py\n"})
+    db = tmp_path / "db.sqlite"
+    run = Cli(tmp_path / "home")
+    run("sync", "git", tmp_path / "repo", "--repo", REPO, "--db", db)
+    run("analyze", "--repo", REPO, "--db", db)
+
+    follow = run.facts(f"{REPO}#44", db)
+    assert _ref(follow, 40) == ("follow-up-to", "git-history")
+    assert [f["number"] for f in follow["lineage"]["follows_up"]] == [40]
+    assert [f["number"] for f in run.facts(f"{REPO}#40", db)["lineage"]["followed_up_by"]] == [44]
+    assert _ref(run.facts(f"{REPO}#45", db), 31) == ("fixes", "git-history")
+    assert _ref(run.facts(f"{REPO}#46", db), 90) == ("mentions", "title")
+
+    en = run("report", f"{REPO}#45", "--db", db, "--lang", "en").stdout
+    assert "This PR addresses #31: its title names it" in en
+    zh = run("report", f"{REPO}#44", "--db", db, "--lang", "zh").stdout
+    assert "本 PR 是 #40 的后续" in zh
+
+    # The pass made again on every analysis tells the same.
+    before = {n: run.facts(f"{REPO}#{n}", db) for n in (40, 44, 45, 46)}
+    run("analyze", "--repo", REPO, "--db", db, "--all")
+    for number, facts in before.items():
+        again = run.facts(f"{REPO}#{number}", db)
+        assert (again["references"], again.get("lineage")) == (facts["references"], facts.get("lineage"))
