@@ -30,25 +30,37 @@ def test_a_titles_number_is_told_by_the_history(tmp_path: Path) -> None:
     )
     # #90 is larger than the PR itself and no PR: nothing can be told of it.
     repo.squash_pr(46, "Document retries (#90)", {"README.md": "# titles\n\nRetries: see src/retry.py\n"})
+    repo.squash_pr(50, "Explain retries", {"docs/en/retry.md": "# Retries\n\nThree by default.\n"})
+    repo.squash_pr(51, "German docs for retries", {"docs/de/retry.md": "# Wiederholungen\n"}, body="Sync with #50.")
+    repo.squash_pr(52, "Reword the retry docs", {"docs/en/retry.md": "# Retries\n\nThree.\n"}, body="See #50.")
+    repo.squash_pr(
+        53,
+        "Clamp negative retries",
+        {"src/retry.py": "def retry(times=3):\n    return max(int(times), 0)\n"},
+        body="Fixes #45, which let a float through.",
+    )
     db = tmp_path / "db.sqlite"
     run = Cli(tmp_path / "home")
     run("sync", "git", tmp_path / "repo", "--repo", REPO, "--db", db)
     run("analyze", "--repo", REPO, "--db", db)
 
     follow = run.facts(f"{REPO}#44", db)
-    assert _ref(follow, 40) == ("follow-up-to", "git-history")
+    assert _ref(follow, 40) == ("follow-up-to", "title")
     assert [f["number"] for f in follow["lineage"]["follows_up"]] == [40]
     assert [f["number"] for f in run.facts(f"{REPO}#40", db)["lineage"]["followed_up_by"]] == [44]
-    assert _ref(run.facts(f"{REPO}#45", db), 31) == ("fixes", "git-history")
+    assert _ref(run.facts(f"{REPO}#45", db), 31) == ("fixes", "title")
     assert _ref(run.facts(f"{REPO}#46", db), 90) == ("mentions", "title")
+    assert _ref(run.facts(f"{REPO}#51", db), 50) == ("follow-up-to", "body")  # the German counterpart
+    assert _ref(run.facts(f"{REPO}#52", db), 50) == ("mentions", "body")  # the same file: no telling
+    assert _ref(run.facts(f"{REPO}#53", db), 45) == ("follow-up-to", "body")  # #45 is a merged PR
 
     en = run("report", f"{REPO}#45", "--db", db, "--lang", "en").stdout
-    assert "This PR addresses #31: its title names it" in en
+    assert "This PR fixes #31" in en
     zh = run("report", f"{REPO}#44", "--db", db, "--lang", "zh").stdout
     assert "本 PR 是 #40 的后续" in zh
 
     # The pass made again on every analysis tells the same.
-    before = {n: run.facts(f"{REPO}#{n}", db) for n in (40, 44, 45, 46)}
+    before = {n: run.facts(f"{REPO}#{n}", db) for n in (40, 44, 45, 46, 50, 51, 52, 53)}
     run("analyze", "--repo", REPO, "--db", db, "--all")
     for number, facts in before.items():
         again = run.facts(f"{REPO}#{number}", db)

@@ -154,7 +154,7 @@ def test_phrasing_states_relations(tmp_path: Path, store: Store) -> None:
     bump = _facts(store, 45)
     assert {(r.repository, r.number): r.relation for r in bump.references.references} == {
         ("cupy/cupy", 9963): "mentions",
-        (REPO, 42): "fixes",
+        (REPO, 42): "follow-up-to",  # "Closes #42" of a merged PR: it fixes what #42 did
     }
     # "Follow-up to #43" links both ways.
     assert [(f.number, f.matched_by) for f in _facts(store, 43).lineage.followed_up_by] == [(44, "reference")]

@@ -312,7 +312,6 @@ class Reference(_Fact):
         "git-blame",
         "git-diff",
         "ledger",
-        "git-history",  # a title's number: an earlier merged PR, or a smaller number no PR has
     ] = "body"
     evidence: str = ""  # the sentence or line that states it, shortened
 

@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import PurePosixPath
 
 from prdigest.analyzers.dependencies.moves import move_sources
 from prdigest.analyzers.lineage import RELATION_STRENGTH, blame_evidence, reland_evidence
@@ -58,6 +59,7 @@ class LineageStats:
     root_causes: int = 0
     relands: int = 0  # restores found by their diff alone
     follow_ups: dict[str, int] = field(default_factory=dict)  # by how they were matched
+    told_by_history: int = 0  # stated fixes and mentions the history typed otherwise
     updated: int = 0
 
 
@@ -314,35 +316,56 @@ class _Pass:
                 for fixer, evidence in fixers.get(ref.number, []):
                     self.link_follow_up(source, fixer, evidence, ref.evidence, "todo")
 
-    def title_numbers(self) -> None:
-        """A number the title names with no word for how ("Add config for absolute URLs
-        (#5902)", "Add missing PR link to changelog (#3635)") is told by the history: an earlier
-        merged PR is followed up; a smaller number that is no PR of the history is the issue
-        the PR addresses. Re-made on every pass from the title's own reference."""
-        seen: set[int] = set()
-        for where in ("title", _TITLE_FINDING):
-            for item in self.remember(facts_containing(self.store, self.repository, f'"where":"{where}"')):
-                if item.number in seen:
-                    continue
-                seen.add(item.number)
-                for ref in item.references.references:
-                    if ref.repository.lower() != self.repository.lower():
-                        continue
-                    if ref.where == _TITLE_FINDING or (ref.where == "title" and ref.relation == "mentions"):
-                        self._title_number(item.number, ref)
+    def history_relations(self, links: list[tuple[int, Reference]]) -> None:
+        """Relations the history tells where the PR's words do not (`told_by_history`)."""
+        for source, ref in links:
+            if ref.where in _PASS_FINDINGS or ref.repository.lower() != self.repository.lower():
+                continue
+            told = self.told_by_history(source, ref)
+            if told is None or told == ref.relation:
+                continue
+            kind = {"target_kind": "pr"} if told == "follow-up-to" else {}
+            self.extra_refs[source].append(ref.model_copy(update={"relation": told, **kind}))
+            if told == "follow-up-to":
+                self.link_follow_up(ref.number, source, ref.evidence, "", "reference")
+            self.stats.told_by_history += 1
 
-    def _title_number(self, source: int, ref: Reference) -> None:
+    def told_by_history(self, source: int, ref: Reference) -> Relation | None:
+        """What the history makes of a stated fix or a mention: "fixes #M" of an earlier merged
+        PR fixes what that PR did, a follow-up (what a PR fixes is an issue); a number the
+        title names with no word for how ("Add the missing changelog line (#40)") is followed
+        up when an earlier merged PR has it, and the issue the PR addresses when no synced PR
+        has it and it is smaller (issues and PRs share one sequence); a mention of an earlier
+        merged PR whose file's counterpart this PR edits ("Sync with #14600" editing
+        docs/de/index.md after docs/en/index.md) follows it up."""
         target = self.moments.get(ref.number)
-        if target is not None and target.state == "merged" and self.later(source, ref.number):
-            self.extra_refs[source].append(
-                ref.model_copy(update={"relation": "follow-up-to", "target_kind": "pr", "where": _TITLE_FINDING})
-            )
-            self.link_follow_up(ref.number, source, ref.evidence, "", "reference")
-        elif target is None and ref.number < source:
-            # Issues and PRs share one sequence: the issue a PR was opened for has a smaller number.
-            self.extra_refs[source].append(ref.model_copy(update={"relation": "fixes", "where": _TITLE_FINDING}))
-        elif ref.where == _TITLE_FINDING:  # told so by an earlier pass, no longer: a mention again
-            self.extra_refs[source].append(ref.model_copy(update={"relation": "mentions", "where": "title"}))
+        merged_earlier = target is not None and target.state == "merged" and self.later(source, ref.number)
+        if ref.relation == "fixes":
+            return "follow-up-to" if merged_earlier else None
+        if ref.relation != "mentions":
+            return None
+        if ref.where == "title":
+            if merged_earlier:
+                return "follow-up-to"
+            return "fixes" if target is None and ref.number < source else None
+        if merged_earlier and self.edits_counterparts(source, ref.number):
+            return "follow-up-to"
+        return None
+
+    def edits_counterparts(self, source: int, target: int) -> bool:
+        """Whether `source` edits a file whose counterpart `target` edited: the same name at
+        the same depth, one directory apart (a translation, a platform's copy)."""
+        mine, theirs = self.facts_of(source), self.facts_of(target)
+        if mine is None or theirs is None:
+            return False
+        their_paths = [PurePosixPath(f.path).parts for f in theirs.files.files]
+        for file in mine.files.files:
+            parts = PurePosixPath(file.path).parts
+            for other in their_paths:
+                same_place = len(other) == len(parts) and other[-1] == parts[-1]
+                if same_place and sum(a != b for a, b in zip(parts[:-1], other[:-1], strict=True)) == 1:
+                    return True
+        return False
 
     def todo_removals(self, links: list[tuple[int, Reference]]) -> None:
         promised: dict[int, list[tuple[int, str]]] = defaultdict(list)
@@ -486,8 +509,8 @@ def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRul
     run.root_causes(links)
     # Before the stated follow-ups: a follow-up the ledger proves is told as such on every pass.
     run.ledger_follow_ups(links)
+    run.history_relations(links)
     run.explicit_follow_ups(links)
-    run.title_numbers()
     run.todo_removals(links)
     run.deferred_dependencies()
     run.waited_for(links)
@@ -499,8 +522,7 @@ def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRul
 
 # A later PR restores a reverted one when it adds again at least this share of the
 # reverted PR's (meaningful) added lines, and that PR added at least this many.
-_TITLE_FINDING = "git-history"  # a title's number told by the history (`_Pass.title_numbers`)
-_PASS_FINDINGS = ("git-blame", "git-diff", "ledger", _TITLE_FINDING)
+_PASS_FINDINGS = ("git-blame", "git-diff", "ledger")
 RELAND_MIN_SHARE = 0.6
 RELAND_MIN_LINES = 5
 

@@ -59,10 +59,7 @@ def _phrase(note: RelatedNote, ph: Phrases) -> RelatedNote:
         key = f"{note.relation}-{note.found_in}"
         text = ph.say("related", key, number=note.number, lines=lines, of_lines=of_lines)
         return note.model_copy(update={"title": collapse(note.title), "note": ph.sentence(text)})
-    told = f"{note.relation}-{note.found_in}"
-    if note.found_in == "git-history" and ph.has("related", told):
-        sentence = ph.say("related", told, number=note.number)  # how the history tells it, not a word
-    elif ph.has("related", note.relation):
+    if ph.has("related", note.relation):
         sentence = ph.say("related", note.relation, number=note.number)
     else:
         sentence = f"{ph.labels.relation(note.relation)} #{note.number}"
