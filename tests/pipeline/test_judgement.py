@@ -276,9 +276,10 @@ def test_code_changes_are_said_in_words(store: Store) -> None:
 def test_brief_is_brief(store: Store, lang: Lang) -> None:
     full, brief = _md(store, 4, lang, "full"), _md(store, 4, lang, "brief")
     assert "```" not in brief
-    # A 5-file PR of +8/−2: the sections every report has weigh most of both. The 40% target
-    # is over real histories (benchmarks/brief_ratio.py).
-    assert len(brief) <= 0.5 * len(full)
+    # A 5-file PR of +8/−2: the sections every report has weigh most of both, and its full
+    # report quotes one sentence of why, as the brief does. The 40% target is over real
+    # histories (benchmarks/brief_ratio.py).
+    assert len(brief) <= 0.55 * len(full)
     for heading in ("评论区精华", "风险与影响") if lang == "zh" else ("Discussion highlights", "Risks and impact"):
         assert f"# {heading}" in brief
     report = report_for(store, REPO, 4, lang, "brief", None)

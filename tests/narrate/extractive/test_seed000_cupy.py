@@ -54,7 +54,9 @@ def test_motivation_quotes_body_verbatim_without_boilerplate(seeds: Any, lang: L
     assert quotes, n.motivation
     for quote in quotes:
         assert quote.rstrip("…") in body
-    assert any("fixes the root cause" in q for q in quotes)
+    # One quote at most, the evidence: the sentence that says the cause.
+    assert len(quotes) == 1, quotes
+    assert "because CuPy 14.1.0 imports pytest" in quotes[0]
     assert "markdownlint" not in n.motivation
     assert "[ ]" not in n.motivation
     assert "Checklist" not in n.motivation

@@ -98,23 +98,33 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
 
 
-def _with_why(pr: PullRequest, facts: Facts, gist: str, ph: Phrases) -> str:
-    """Why, when the facts know it: the class of bug the verdict found fixed (a crash, a race)
-    and the issues the title or body says it fixes; else the gist as it is."""
-    kinds = [
+def fixed_kinds(facts: Facts) -> list[str]:
+    """The classes of bug the verdict found fixed ("crash", "concurrency"), strongest first."""
+    return [
         str(item.params["fix_kind"])
         for reason in facts.verdict.reasons
         if reason.code == "fix"
         for item in reason.items
         if item.template in ("fix.high", "fix.medium") and item.params.get("fix_kind")
     ]
-    refs = list(
+
+
+def fixed_refs(pr: PullRequest, facts: Facts) -> list[str]:
+    """``#12`` / ``owner/name#12`` for each issue the author's words say the PR fixes."""
+    return list(
         dict.fromkeys(
             f"#{r.number}" if r.repository.lower() == pr.repository.lower() else f"{r.repository}#{r.number}"
             for r in facts.references.references
             if r.relation == "fixes" and r.where in _WHY_WHERE
         )
     )
+
+
+def _with_why(pr: PullRequest, facts: Facts, gist: str, ph: Phrases) -> str:
+    """Why, when the facts know it: the class of bug the verdict found fixed (a crash, a race)
+    and the issues the title or body says it fixes; else the gist as it is."""
+    kinds = fixed_kinds(facts)
+    refs = fixed_refs(pr, facts)
     shown = join_more(refs[:MAX_REFS], len(refs) - MAX_REFS, ph) if refs else ""
     if kinds:
         kind = ph.labels.lookup("fix_kinds", kinds[0])

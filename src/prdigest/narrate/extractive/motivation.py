@@ -1,11 +1,17 @@
-"""Motivation: the body's opening and its most telling sentences quoted verbatim, and the
-issues/PRs it cites. With no body, it says so and quotes what the commits list."""
+"""Motivation: why the PR exists, in the report's own words where the facts know it (the
+problem it fixes and where it was reported, the PR whose code was at fault, the change it
+brings back or follows up), then the body's most telling sentence as evidence, one quote at
+most, and the issues/PRs it cites. With no body, it says so and quotes what the commits list."""
 
 from __future__ import annotations
+
+import re
 
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Length
 from prdigest.models.pullrequest import PullRequest
+from prdigest.narrate.extractive.gist import fixed_kinds, fixed_refs
+from prdigest.narrate.extractive.metadata_blocks import is_metadata
 from prdigest.narrate.extractive.summary import quoted_lead
 from prdigest.narrate.extractive.text import (
     body_sections,
@@ -20,14 +26,20 @@ from prdigest.narrate.extractive.text import (
 from prdigest.words import Phrases
 
 _CITED_WHERE = ("title", "body", "closing-issue")
-MAX_COMMIT_POINTS = {"full": 5, "brief": 2}
-# A brief says why in at most three sentences: at most two quotes, then one more sentence.
+# "[Release notes](https://…)": a link a bot lists, no reason.
+_CAUSE = re.compile(r"\b(?:because|root cause|caused by|due to)\b|因为|由于|导致", re.IGNORECASE)
+_CITED_TARGET = re.compile(r"[\w./-]*#\d+")
+_LINK_ONLY = re.compile(r"^\W*\[[^\]]*\]\([^)]*\)\W*$")
+# A brief says why in at most two sentences: what the facts know first, then the quote.
 MAX_PARTS = {"full": 6, "brief": 2}
 
 
+MAX_QUOTE = 200  # one short quote: the evidence, not the explanation
+MAX_OWN_REFS = 2
+
+
 def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> str:
-    count = 3 if length == "full" else 1
-    paragraphs = body_sections(pr.body, pr.repository).motivation
+    paragraphs = [p for p in body_sections(pr.body, pr.repository).motivation if not is_metadata(p, pr.body)]
     lead = quoted_lead(pr, ph)
     # The one-line summary already quotes `lead`, and the header shows the title; say something else here.
     others = [
@@ -35,8 +47,11 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
         for s in sentences(paragraphs)
         if not covered_by(s, lead) and not repeats_title(s, pr.title) and not is_generated_subject(s)
     ]
-    quoted = key_sentences(others, count)
-    parts: list[str] = []
+    # The one quote is the evidence of why: a sentence that gives the cause, when one does.
+    causes = [s for s in others if _CAUSE.search(s)]
+    quoted = [shorten(s, MAX_QUOTE) for s in key_sentences(causes or others, 1)]
+    parts = own_words(pr, facts, ph)
+    told = " ".join(parts)
     if quoted:
         parts.append(ph.say("motivation", "body_says", quotes=ph.quotes(quoted)))
     else:
@@ -45,18 +60,56 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
         else:
             parts.append(ph.say("motivation", "template_only" if pr.body.strip() else "empty"))
         messages = [c.message for c in pr.commits if not c.subject.lower().startswith("merge")]
-        points = [shorten(p, 200) for p in commit_points(messages, pr.title)][: MAX_COMMIT_POINTS[length]]
+        points = [
+            shorten(point, MAX_QUOTE)
+            for point in commit_points(messages, pr.title)
+            if not _LINK_ONLY.match(point) and not any(is_metadata(point, message) for message in messages)
+        ][:1]
         if points:
             parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
         else:
             parts.append(ph.say("motivation", "no_points"))
-    cited = cited_references(facts, ph)
+    # A reference the own words named already is not cited again.
+    cited = [ref for ref in cited_references(facts, ph) if _target(ref) not in told]
     if cited:
         parts.append(ph.say("motivation", "cites", refs=ph.join(cited)))
     closing = [f"#{n}" for n in pr.closing_issues if f"#{n}" not in " ".join(cited)]
     if closing:
         parts.append(ph.say("motivation", "closes", refs=ph.join(closing)))
     return ph.sentences(parts[: MAX_PARTS[length]])
+
+
+def own_words(pr: PullRequest, facts: Facts, ph: Phrases) -> list[str]:
+    """What the facts know of why, as sentences in the report's language: the class of bug
+    fixed and the issues it was reported in, the PR that wrote the code at fault (git blame),
+    the change brought back, the PRs followed up."""
+    parts: list[str] = []
+    kinds = fixed_kinds(facts)
+    refs = fixed_refs(pr, facts)[:MAX_OWN_REFS]
+    shown = ph.join(refs)
+    if kinds:
+        kind = ph.labels.lookup("fix_kinds", kinds[0])
+        parts.append(ph.say("motivation", "problem_kind_refs" if refs else "problem_kind", kind=kind, refs=shown))
+    elif refs:
+        parts.append(ph.say("motivation", "problem_refs", refs=shown))
+    for cause in facts.lineage.root_cause_in[:1]:
+        if cause.days_between:
+            parts.append(ph.say("motivation", "cause_blame", ref=f"#{cause.number}", days=cause.days_between))
+        else:
+            parts.append(ph.say("motivation", "cause_blame_undated", ref=f"#{cause.number}"))
+    restored = [f"#{r.number}" for r in facts.references.references if r.relation == "restores"][:MAX_OWN_REFS]
+    if restored:
+        parts.append(ph.say("motivation", "brings_back", refs=ph.join(restored)))
+    followed = [f"#{f.number}" for f in facts.lineage.follows_up][:MAX_OWN_REFS]
+    if followed:
+        parts.append(ph.say("motivation", "follows_up", refs=ph.join(followed)))
+    return parts
+
+
+def _target(cited: str) -> str:
+    """``#12`` of ``#12 (fixes)`` / ``#12（修复）``."""
+    match = _CITED_TARGET.match(cited)
+    return match.group() if match else cited
 
 
 def cited_references(facts: Facts, ph: Phrases) -> list[str]:
