@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
     "llm": ("prdigest.cli.llm", "llm", "Check the configured LLM endpoint (llm check)."),
     "follow": ("prdigest.cli.follow", "follow", "Follow repositories: add, list, remove, run a pass."),
+    "watch": ("prdigest.cli.watch", "watch", "Watches: the paths, packages, symbols and people you follow."),
+    "digest": ("prdigest.cli.digest", "digest", "What changed in a watch since you last read; --send delivers it."),
     "worker": ("prdigest.cli.worker", "worker", "Run a Celery worker for followed repositories (needs a broker)."),
     "scheduler": ("prdigest.cli.worker", "scheduler", "Run the follow schedule (Celery beat; needs a broker)."),
     "queue": ("prdigest.cli.worker", "queue", "Show the workers' queues: pending, running, parked."),
