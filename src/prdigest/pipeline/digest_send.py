@@ -17,7 +17,7 @@ from prdigest.pipeline.digest import build_digest
 from prdigest.render.digest_chat import digest_payload
 from prdigest.render.digest_email import digest_email
 from prdigest.store.store import Store
-from prdigest.store.watch_store import mark_read
+from prdigest.store.watch_store import list_watches, mark_read
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,26 @@ def send_digest(
         return Sent(built.digest, (), 0)
     channels = deliver(built.digest, config)
     return Sent(built.digest, channels, mark_read(store, watch.name, built.pull_request_ids))
+
+
+@dataclass(frozen=True)
+class WatchOutcome:
+    watch: str
+    sent: Sent | None
+    error: str | None  # the DeliveryError's message (no secrets); None: sent, or nothing new
+
+
+def send_watch_digests(
+    store: Store, repositories: list[str], config: DigestConfig, llm: LLMConfig | None
+) -> list[WatchOutcome]:
+    """Each watch on these repositories sends its digest (`send_digest`); one watch failing
+    does not keep the others from theirs."""
+    check_channels(config)
+    outcomes: list[WatchOutcome] = []
+    for repository in repositories:
+        for watch in list_watches(store, repository):
+            try:
+                outcomes.append(WatchOutcome(watch.name, send_digest(store, watch, config, llm), None))
+            except DeliveryError as exc:
+                outcomes.append(WatchOutcome(watch.name, None, str(exc)))
+    return outcomes

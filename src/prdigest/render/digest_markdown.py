@@ -22,7 +22,8 @@ def render_digest_markdown(digest: Digest, *, catalog: Catalog = CATALOG) -> str
         lines += [f"- {inline(move_sentence(entry, digest.lang, catalog=catalog))}" for entry in digest.moves]
         lines.append("")
     if digest.watch_url:
-        lines += [f"{inline(say('digest', 'watch_page'))}: <{digest.watch_url}>", ""]
+        colon = catalog.labels(digest.lang).text("colon")
+        lines += [f"{inline(say('digest', 'watch_page'))}{colon}<{digest.watch_url}>", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
