@@ -16,7 +16,8 @@ from prdigest.store import Store
 
 
 @pytest.fixture(scope="session")
-def analyzed_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the analyzed database to copy, the git clone it was synced from)."""
     root = tmp_path_factory.mktemp("watch-history")
     path = root / "analyzed.db"
     store = Store.open(f"sqlite:///{path}")
@@ -24,13 +25,18 @@ def analyzed_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         watch_store(root / "repo", store)
     finally:
         store.close()
-    return path
+    return path, root / "repo"
 
 
 @pytest.fixture
-def db(analyzed_db: Path, tmp_path: Path) -> str:
+def clone(history: tuple[Path, Path]) -> Path:
+    return history[1]
+
+
+@pytest.fixture
+def db(history: tuple[Path, Path], tmp_path: Path) -> str:
     copy = tmp_path / "prdigest.db"
-    shutil.copyfile(analyzed_db, copy)
+    shutil.copyfile(history[0], copy)
     return str(copy)
 
 

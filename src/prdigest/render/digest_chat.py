@@ -33,7 +33,7 @@ def _section(item: DigestItem, lang: str, catalog: Catalog) -> dict[str, Any]:
     lines = [
         f"*{_link(item.full_report_url, f'#{item.number} {item.title}')}* · {mrkdwn(item.verdict_label)}",
         mrkdwn(item.one_line),
-        f"_{mrkdwn(say('digest', 'why'))}{mrkdwn(lab.text('colon'))}{mrkdwn(lab.join(item.why))}_",
+        f"_{mrkdwn(say('digest', 'why') + lab.text('colon') + lab.join(item.why))}_",
         f"{_link(item.full_report_url, say('digest', 'full_report'))} · "
         f"{_link(item.brief_report_url, say('digest', 'brief_report'))}",
     ]
