@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("prdigest.cli.report", "report", "Write the full or brief report of one pull request."),
     "feed": ("prdigest.cli.report", "feed", "Write a repository's reading feed."),
     "publish": ("prdigest.cli.report", "publish", "Write every report and the feed of a repository to a folder."),
-    "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only)."),
+    "serve": ("prdigest.cli.serve", "serve", "Serve the web UI and JSON API (read-only but for new watches)."),
     "llm": ("prdigest.cli.llm", "llm", "Check the configured LLM endpoint (llm check)."),
     "follow": ("prdigest.cli.follow", "follow", "Follow repositories: add, list, remove, run a pass."),
     "watch": ("prdigest.cli.watch", "watch", "Watches: the paths, packages, symbols and people you follow."),
