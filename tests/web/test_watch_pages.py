@@ -120,6 +120,7 @@ def test_viewing_marks_nothing_read_and_since_shows_what_was(client: TestClient,
         {"Referer": "https://evil.example/page"},
         {},  # neither Origin nor Referer nor Sec-Fetch-Site: same-origin
         {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
     ],
 )
 def test_a_cross_site_post_is_refused(client: TestClient, store: Store, headers: dict[str, str]) -> None:
@@ -127,6 +128,19 @@ def test_a_cross_site_post_is_refused(client: TestClient, store: Store, headers:
     refused = client.post("/watch", data=_form(token, paths="docs/**"), headers=headers, follow_redirects=False)
     assert refused.status_code == 403
     assert list_watches(store) == []
+
+
+def test_a_hidden_origin_is_taken_from_sec_fetch_site(client: TestClient, store: Store) -> None:
+    """Under Referrer-Policy: no-referrer a browser sends ``Origin: null`` with a same-origin form."""
+    token = _token(client)
+    done = client.post(
+        "/watch",
+        data=_form(token, paths="docs/**"),
+        headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303
+    assert [w.name for w in list_watches(store)] == ["sched"]
 
 
 def test_a_post_without_the_pages_token_is_refused(client: TestClient, store: Store) -> None:

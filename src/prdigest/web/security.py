@@ -51,14 +51,16 @@ def _origin(url: str) -> str | None:
 
 def same_origin(scope: Scope) -> bool:
     """Whether a request comes from a page of this server: its Origin (else its Referer) is
-    this host; a browser that sends neither must say Sec-Fetch-Site: same-origin."""
+    this host; a browser that sends neither (or ``Origin: null``) must say
+    ``Sec-Fetch-Site: same-origin``, a header no page can set."""
     headers = Headers(scope=scope)
     host = headers.get("host", "").lower()
     if not host:
         return False
     here = f"{scope.get('scheme', 'http')}://{host}"
     origin = headers.get("origin")
-    if origin is not None:
+    # "null": the browser hides the origin, as it does under our Referrer-Policy: no-referrer.
+    if origin is not None and origin != "null":
         return origin.lower() == here
     referer = headers.get("referer")
     if referer is not None:
