@@ -62,7 +62,8 @@ def digest(
     window = parse_date(since, "--since")
     settings = load_settings()
     llm = None if no_llm else settings.llm
-    with open_store(db, "write") as store:
+    # Only marking read writes on purpose; a plain digest reads (a read-only database is fine).
+    with open_store(db, "write" if send or mark_read else "read") as store:
         watch = get_watch(store, name)
         if send:
             _send(store, watch, settings.digest, llm, window)
