@@ -24,7 +24,14 @@ FORMATS = ("md", "json", "html", "atom", "email")
 @click.argument("name")
 @click.option("--since", default=None, metavar="DATE", help="The PRs dated on or after DATE, read or not.")
 @click.option("--unread", is_flag=True, help="The PRs this watch has not delivered yet (the default).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="md",
+    show_default=True,
+    help="email: the MIME message --send would send.",
+)
 @click.option("--mark-read", is_flag=True, help="Record these PRs as read: the next --unread digest leaves them out.")
 @click.option(
     "--send", is_flag=True, help="Send it by e-mail and/or to the webhook of [digest]; marks read once delivered."
