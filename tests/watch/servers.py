@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
@@ -36,8 +39,12 @@ class Mailbox:
     attempts: int = 0
     logins: list[str] = field(default_factory=list)
 
+    tls_sessions: int = 0
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         self.attempts += 1
+        if session.ssl is not None:  # the message came over the connection STARTTLS upgraded
+            self.tls_sessions += 1
         if self.answer.startswith("250"):
             self.messages.append(envelope)
         return self.answer
@@ -56,21 +63,36 @@ def _authenticator(mailbox: Mailbox) -> Any:
 
 
 @contextmanager
-def smtp_server(mailbox: Mailbox) -> Iterator[int]:
-    """An SMTP server with AUTH (over the plain connection: the test has no certificate)."""
+def smtp_server(mailbox: Mailbox, tls: ssl.SSLContext | None = None) -> Iterator[int]:
+    """An SMTP server with AUTH: with ``tls``, STARTTLS is required before anything else (and
+    before AUTH); without, AUTH is offered on the plain connection."""
     port = free_port()
     controller = Controller(
         mailbox,
         hostname="127.0.0.1",
         port=port,
         authenticator=_authenticator(mailbox),
-        auth_require_tls=False,
+        auth_require_tls=tls is not None,
+        tls_context=tls,
+        require_starttls=tls is not None,
     )
     controller.start()
     try:
         yield port
     finally:
         controller.stop()
+
+
+def self_signed(folder: Path) -> tuple[Path, ssl.SSLContext]:
+    """A certificate for 127.0.0.1 made with the openssl command: (its PEM file, the server's
+    context). A client trusts it when SSL_CERT_FILE names the file."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    request = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
+    names = ["-addext", "subjectAltName=IP:127.0.0.1"]
+    subprocess.run([*request, *names, "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return cert, context
 
 
 @dataclass

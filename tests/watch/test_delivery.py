@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import json
+import shutil
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,6 +20,7 @@ from tests.watch.servers import (
     WEBHOOK_PATH,
     Hook,
     Mailbox,
+    self_signed,
     smtp_server,
     webhook_server,
 )
@@ -99,6 +101,26 @@ def test_the_email_arrives_as_text_and_html_with_a_chinese_subject(
     assert "<script>" not in html
     assert "Make &lt;script&gt;alert(1)&lt;/script&gt; &amp; start faster" in html
     assert f'href="{SITE}/repos/{REPO}/pulls/5?lang=zh&amp;length=brief"' in html
+    assert _unread(db, "app") == []
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make a certificate")
+def test_starttls_before_the_login(db: str, config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config.write_text(config.read_text(encoding="utf-8").replace("smtp_starttls = false", "smtp_starttls = true"))
+    _ok("watch", "add", "app", "--repo", REPO, "--symbol", "start", "--lang", "en", "--db", db)
+    cert, tls = self_signed(tmp_path)
+    mailbox = Mailbox()
+    with smtp_server(mailbox, tls) as port:
+        _mail_env(monkeypatch, port)
+        # The certificate is not trusted yet: refused at once, not retried, nothing marked read.
+        monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "nothing-trusted.pem"))
+        code, _out, err = run_main("digest", "app", "--send", "--db", db)
+        assert code == 9
+        assert "failed after 1 try" in err
+        assert "CERTIFICATE_VERIFY_FAILED" in err
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        _ok("digest", "app", "--send", "--db", db)
+    assert (len(mailbox.messages), mailbox.tls_sessions, mailbox.logins) == (1, 1, [SMTP_USER])
     assert _unread(db, "app") == []
 
 

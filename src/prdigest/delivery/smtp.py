@@ -26,8 +26,10 @@ def _send_once(config: DigestConfig, message: EmailMessage) -> None:
 
 
 def _retryable(exc: Exception) -> bool:
-    # A wrong password or a refused address fails the same way each time: not worth retrying.
-    if isinstance(exc, smtplib.SMTPAuthenticationError | smtplib.SMTPRecipientsRefused | smtplib.SMTPSenderRefused):
+    # A wrong password, a refused address or an untrusted certificate fails the same way each
+    # time: not worth retrying.
+    refused = smtplib.SMTPAuthenticationError | smtplib.SMTPRecipientsRefused | smtplib.SMTPSenderRefused
+    if isinstance(exc, refused | ssl.SSLCertVerificationError):
         return False
     if isinstance(exc, smtplib.SMTPResponseException):
         return 400 <= exc.smtp_code < 500  # 4xx: try again later; 5xx: permanent
