@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, update
 from tests.helpers.watch_history import REPO, watch_store
 
 from prdigest.errors import NotFound
@@ -15,6 +15,7 @@ from prdigest.models.facts import VerdictLevel
 from prdigest.models.watch import Watch
 from prdigest.store import Store, migrate
 from prdigest.store.database import SqliteAccess, make_engine, migration_lock
+from prdigest.store.schema import facts
 from prdigest.store.watch_store import (
     delivered_count,
     digest_candidates,
@@ -96,3 +97,30 @@ def test_revision_0008_upgrades_a_0007_database(tmp_path: Path) -> None:
         assert not migrate.needs_upgrade(engine)
     finally:
         engine.dispose()
+
+
+def test_what_was_looked_at_is_read_again_only_when_analyzed_again_or_the_rules_change(store: Store) -> None:
+    save_watch(store, _watch())
+    watch = get_watch(store, "sched")
+    every = {c.number: c for c in digest_candidates(store, watch, since=None, unread=True)}
+    looked_at = [(every[n].pull_request_id, every[n].facts_key) for n in (2, 3)]
+    assert mark_read(store, "sched", [every[6].pull_request_id], looked_at) == 1
+    assert delivered_count(store, "sched") == 1  # looked at is not delivered
+    assert [c.number for c in digest_candidates(store, watch, since=None, unread=True)] == [5, 4, 1]
+    # Looked at under other facts than the stored ones: looked at again.
+    pr3 = every[3].pull_request_id
+    mark_read(store, "sched", [], [(pr3, "an older analysis")])
+    assert [c.number for c in digest_candidates(store, watch, since=None, unread=True)] == [5, 4, 3, 1]
+    mark_read(store, "sched", [], [(pr3, every[3].facts_key)])
+    assert [c.number for c in digest_candidates(store, watch, since=None, unread=True)] == [5, 4, 1]
+    # #3 analyzed again (another cache key): looked at again; #2 stays left out.
+    with store._engine.begin() as connection:
+        connection.execute(update(facts).where(facts.c.pull_request_id == pr3).values(cache_key="re-analyzed"))
+    assert [c.number for c in digest_candidates(store, watch, since=None, unread=True)] == [5, 4, 3, 1]
+    # A PR looked at, then delivered, counts as delivered.
+    assert mark_read(store, "sched", [every[2].pull_request_id]) == 1
+    assert delivered_count(store, "sched") == 2
+    # New rules forget what was looked at, never what was delivered.
+    save_watch(store, _watch(paths=("docs/**",)))
+    assert [c.number for c in digest_candidates(store, watch, since=None, unread=True)] == [5, 4, 3, 1]
+    assert delivered_count(store, "sched") == 2

@@ -82,9 +82,10 @@ def digest(
         built = build_digest(store, watch, settings.digest.site_url, llm, since=window)
         text = _email(built.digest, settings.digest) if fmt == "email" else digest_renderer(fmt)(built.digest)
         write_output(text, out)
-        if mark_read and built.pull_request_ids:
-            marked = mark(store, watch.name, built.pull_request_ids)
-            click.echo(f"marked {plural(marked, 'pull request')} read in watch {watch.name}", err=True)
+        if mark_read:
+            marked = mark(store, watch.name, built.pull_request_ids, built.looked_at)
+            if marked:
+                click.echo(f"marked {plural(marked, 'pull request')} read in watch {watch.name}", err=True)
 
 
 def _email(digest: Digest, config: DigestConfig) -> str:

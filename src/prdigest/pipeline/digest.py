@@ -23,7 +23,8 @@ from prdigest.store.watch_store import Candidate, digest_candidates
 @dataclass(frozen=True)
 class BuiltDigest:
     digest: Digest
-    pull_request_ids: tuple[int, ...]  # what marking it read records
+    pull_request_ids: tuple[int, ...]  # what marking it read records as delivered
+    looked_at: tuple[tuple[int, str], ...] = ()  # (PR id, facts key) of the PRs that did not match
 
 
 def build_digest(
@@ -37,10 +38,13 @@ def build_digest(
 ) -> BuiltDigest:
     """The digest of ``watch``: since ``since`` when given, else what it has not delivered yet."""
     found: list[tuple[Candidate, list[WatchMatch]]] = []
+    unmatched: list[tuple[int, str]] = []
     for candidate in digest_candidates(store, watch, since=since, unread=since is None):
         matched = watch_matches(watch, candidate.facts, candidate.author)
         if matched:
             found.append((candidate, matched))
+        else:
+            unmatched.append((candidate.pull_request_id, candidate.facts_key))
     items = [_item(store, watch, site_url, llm, candidate, matched) for candidate, matched in found]
     rank = {level: position for position, level in enumerate(reversed(LEVEL_ORDER))}
     epoch = datetime(1970, 1, 1)
@@ -64,7 +68,7 @@ def build_digest(
         moves=moves,
         watch_url=watch_url(site_url, watch.name, watch.lang),
     )
-    return BuiltDigest(digest, tuple(candidate.pull_request_id for candidate, _ in found))
+    return BuiltDigest(digest, tuple(candidate.pull_request_id for candidate, _ in found), tuple(unmatched))
 
 
 def _naive(value: datetime | None) -> datetime | None:

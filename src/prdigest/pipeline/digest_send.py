@@ -72,9 +72,10 @@ def send_digest(
     check_channels(config)
     built = build_digest(store, watch, config.site_url, llm, since=since)
     if built.digest.empty:
+        mark_read(store, watch.name, (), built.looked_at)  # nothing to send, but all of it was looked at
         return Sent(built.digest, (), 0)
     channels = deliver(built.digest, config)
-    return Sent(built.digest, channels, mark_read(store, watch.name, built.pull_request_ids))
+    return Sent(built.digest, channels, mark_read(store, watch.name, built.pull_request_ids, built.looked_at))
 
 
 @dataclass(frozen=True)

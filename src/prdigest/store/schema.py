@@ -230,12 +230,16 @@ watches = Table(
     Column("last_read_at", DateTime),
 )
 
-# The PRs a watch's digest has delivered (marked read): `--unread` leaves them out.
+# What a watch's digest has read of each PR: delivered (marked read), or looked at and not
+# matched under the facts of ``facts_key``. `--unread` leaves out both (the second until the PR
+# is analyzed again), so a digest of a long history parses only what is new.
 watch_reads = Table(
     "watch_reads",
     metadata,
     Column("watch_id", Integer, ForeignKey("watches.id", ondelete="CASCADE"), primary_key=True),
     Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True),
     Column("read_at", DateTime, nullable=False),
+    Column("delivered", Boolean, nullable=False),
+    Column("facts_key", String(200)),  # the facts looked at, for a PR not delivered
 )
 Index("ix_watch_reads_pull_request", watch_reads.c.pull_request_id)

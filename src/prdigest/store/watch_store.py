@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, insert, select, update
+from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from prdigest.errors import ConfigError, NotFound
@@ -35,6 +35,7 @@ class Candidate:
     author: str | None
     date: datetime | None
     facts: Facts
+    facts_key: str  # the stored facts' cache key: what "looked at without a match" is recorded under
 
 
 def _now() -> datetime:
@@ -60,6 +61,11 @@ def save_watch(store: Store, watch: Watch) -> bool:
     with store._engine.begin() as connection:
         done = connection.execute(update(watches).where(watches.c.name == watch.name).values(**values))
         if done.rowcount:
+            # New rules: what did not match the old ones may match these; what was delivered stays read.
+            watch_id = select(watches.c.id).where(watches.c.name == watch.name).scalar_subquery()
+            connection.execute(
+                delete(watch_reads).where(and_(watch_reads.c.watch_id == watch_id, watch_reads.c.delivered.is_(False)))
+            )
             return False
         try:
             connection.execute(insert(watches).values(name=watch.name, created_at=_now(), **values))
@@ -115,10 +121,18 @@ def _watch(row: Any) -> Watch:
 
 def digest_candidates(store: Store, watch: Watch, *, since: datetime | None, unread: bool) -> list[Candidate]:
     """The analyzed PRs of the watch's repository at its ``min_level`` or above, newest first:
-    dated ``since`` or later when given, and (``unread``) not delivered by its digest yet."""
+    dated ``since`` or later when given, and (``unread``) neither delivered by its digest nor
+    looked at without a match since they were last analyzed."""
     levels = [level.value for level in LEVEL_ORDER if watch.keeps(level)]
     query = (
-        select(pull_requests.c.id, pull_requests.c.number, pull_requests.c.author, FEED_ORDER, facts.c.body)
+        select(
+            pull_requests.c.id,
+            pull_requests.c.number,
+            pull_requests.c.author,
+            FEED_ORDER,
+            facts.c.body,
+            facts.c.cache_key,
+        )
         .join(facts, facts.c.pull_request_id == pull_requests.c.id)
         .join(repositories, repositories.c.id == pull_requests.c.repository_id)
         .where(and_(repositories.c.full_name == watch.repository, facts.c.verdict.in_(levels)))
@@ -127,15 +141,24 @@ def digest_candidates(store: Store, watch: Watch, *, since: datetime | None, unr
     if since is not None:
         query = query.where(_on_or_after(since))
     if unread:
-        delivered = (
+        read = (
             select(watch_reads.c.pull_request_id)
             .join(watches, watches.c.id == watch_reads.c.watch_id)
-            .where(and_(watches.c.name == watch.name, watch_reads.c.pull_request_id == pull_requests.c.id))
+            .where(
+                and_(
+                    watches.c.name == watch.name,
+                    watch_reads.c.pull_request_id == pull_requests.c.id,
+                    or_(watch_reads.c.delivered.is_(True), watch_reads.c.facts_key == facts.c.cache_key),
+                )
+            )
         )
-        query = query.where(~exists(delivered))
+        query = query.where(~exists(read))
     with store._engine.connect() as connection:
         rows = connection.execute(query).all()
-    return [Candidate(int(r[0]), int(r[1]), r[2], _as_datetime(r[3]), Facts.model_validate_json(r[4])) for r in rows]
+    return [
+        Candidate(int(r[0]), int(r[1]), r[2], _as_datetime(r[3]), Facts.model_validate_json(r[4]), str(r[5]))
+        for r in rows
+    ]
 
 
 def _on_or_after(since: datetime) -> Any:
@@ -149,26 +172,56 @@ def _as_datetime(value: object) -> datetime | None:
     return datetime.fromisoformat(str(value))
 
 
-def mark_read(store: Store, name: str, pull_request_ids: Iterable[int]) -> int:
-    """Record that the watch's digest delivered these PRs; how many were not marked before."""
+def mark_read(
+    store: Store, name: str, pull_request_ids: Iterable[int], looked_at: Iterable[tuple[int, str]] = ()
+) -> int:
+    """Record that the watch's digest delivered these PRs, and looked at ``looked_at`` (PR id,
+    facts key) without a match; how many PRs were delivered that were not before."""
     now = _now()
     with store._engine.begin() as connection:
         watch_id = connection.execute(select(watches.c.id).where(watches.c.name == name)).scalar_one_or_none()
         if watch_id is None:
             raise _unknown(name)
-        wanted = set(pull_request_ids)
-        known = set(
-            connection.execute(
-                select(watch_reads.c.pull_request_id).where(watch_reads.c.watch_id == watch_id)
-            ).scalars()
-        )
-        new = sorted(wanted - known)
-        if new:
-            connection.execute(
-                insert(watch_reads), [{"watch_id": watch_id, "pull_request_id": pr, "read_at": now} for pr in new]
+        known = {
+            int(pr): bool(delivered)
+            for pr, delivered in connection.execute(
+                select(watch_reads.c.pull_request_id, watch_reads.c.delivered).where(watch_reads.c.watch_id == watch_id)
             )
+        }
+        delivered = set(pull_request_ids)
+        new = sorted(pr for pr in delivered if pr not in known)
+        promoted = sorted(pr for pr in delivered if known.get(pr) is False)
+        # Every row names every column: an executemany takes its columns from the first row.
+        rows = [
+            {"watch_id": watch_id, "pull_request_id": pr, "read_at": now, "delivered": True, "facts_key": None}
+            for pr in new
+        ]
+        keys = dict(looked_at)
+        for pr in sorted(set(keys) - delivered):
+            if pr not in known:
+                rows.append(
+                    {
+                        "watch_id": watch_id,
+                        "pull_request_id": pr,
+                        "read_at": now,
+                        "delivered": False,
+                        "facts_key": keys[pr],
+                    }
+                )
+            elif known[pr] is False:
+                connection.execute(_one(watch_id, pr).values(read_at=now, facts_key=keys[pr]))
+        if rows:
+            connection.execute(insert(watch_reads), rows)
+        for pr in promoted:
+            connection.execute(_one(watch_id, pr).values(read_at=now, delivered=True, facts_key=None))
         connection.execute(update(watches).where(watches.c.id == watch_id).values(last_read_at=now))
-    return len(new)
+    return len(new) + len(promoted)
+
+
+def _one(watch_id: int, pull_request_id: int) -> Any:
+    return update(watch_reads).where(
+        and_(watch_reads.c.watch_id == watch_id, watch_reads.c.pull_request_id == pull_request_id)
+    )
 
 
 def delivered_count(store: Store, name: str) -> int:
@@ -177,7 +230,7 @@ def delivered_count(store: Store, name: str) -> int:
         select(func.count())
         .select_from(watch_reads)
         .join(watches, watches.c.id == watch_reads.c.watch_id)
-        .where(watches.c.name == name)
+        .where(and_(watches.c.name == name, watch_reads.c.delivered.is_(True)))
     )
     with store._engine.connect() as connection:
         return int(connection.execute(query).scalar_one())

@@ -4,7 +4,8 @@ Revision ID: 0008
 Revises: 0007
 
 ``watches`` holds a reader's slice of a repository (`prdigest watch add`); ``watch_reads`` the
-PRs its digest delivered, so ``--unread`` leaves them out. On SQLite both tables move the
+PRs its digest delivered, or looked at without a match (under the facts of ``facts_key``), so
+``--unread`` leaves them out. On SQLite both tables move the
 report cache's write epoch like every other table (see 0006_report_cache).
 """
 
@@ -44,6 +45,8 @@ def upgrade() -> None:
         sa.Column("watch_id", sa.Integer(), nullable=False),
         sa.Column("pull_request_id", sa.Integer(), nullable=False),
         sa.Column("read_at", sa.DateTime(), nullable=False),
+        sa.Column("delivered", sa.Boolean(), nullable=False),
+        sa.Column("facts_key", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(["watch_id"], ["watches.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["pull_request_id"], ["pull_requests.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("watch_id", "pull_request_id"),
