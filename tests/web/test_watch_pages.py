@@ -176,3 +176,18 @@ def test_other_writes_stay_refused(client: TestClient) -> None:
     assert client.delete("/watch").status_code == 405
     assert client.get("/watch/nope.json").status_code == 404
     assert client.get("/watch/nope").status_code == 404
+
+
+def test_the_form_chooses_the_digest_language(client: TestClient, store: Store) -> None:
+    page = client.get("/watch?lang=en")
+    assert '<select name="lang"><option value="zh">' in page.text
+    token = _token(client)
+    done = client.post(
+        "/watch",
+        data=_form(token, name="zh-docs", paths="docs/**", lang="zh"),
+        headers={"Origin": HERE},
+        follow_redirects=False,
+    )
+    assert done.headers["location"] == "/watch/zh-docs?lang=zh"
+    assert get_watch(store, "zh-docs").lang == "zh"
+    assert "改动了 docs/guide.md（关注的路径 docs/**）" in client.get(done.headers["location"]).text
