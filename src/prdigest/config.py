@@ -30,6 +30,21 @@ Config file shape::
     visibility_timeout = 3600               # s before the task of a lost worker is delivered again
     max_retries = 5                         # tries after the first before failed work is parked
     retry_delay = 10                        # s before the first retry, doubling each time
+
+    [digest]                                # delivery of watch digests (`prdigest digest NAME --send`)
+    site_url = "http://127.0.0.1:8000"      # or PRDIGEST_DIGEST_SITE_URL: where report links point (`prdigest serve`)
+    smtp_host = "smtp.example.com"          # or PRDIGEST_SMTP_HOST; unset = no e-mail
+    smtp_port = 587                         # or PRDIGEST_SMTP_PORT
+    smtp_starttls = true                    # upgrade the connection with STARTTLS before logging in
+    email_from = "prdigest@example.com"
+    email_to = ["me@example.com"]           # or PRDIGEST_DIGEST_EMAIL_TO (comma-separated)
+    webhook_url = "https://hooks.slack.com/services/..."  # or PRDIGEST_DIGEST_WEBHOOK_URL; unset = none
+    retries = 3                             # tries after the first before a delivery is reported failed
+    retry_delay = 2                         # s before the first retry, doubling each time
+    timeout = 30                            # s per connection
+
+The SMTP user and password come only from the environment (PRDIGEST_SMTP_USER,
+PRDIGEST_SMTP_PASSWORD), never from the file.
 """
 
 from __future__ import annotations
@@ -46,7 +61,21 @@ from prdigest.errors import ConfigError
 CONFIG_ENV_VAR = "PRDIGEST_CONFIG"
 # The keys each table may hold; anything else is a typo to report, not to ignore.
 KNOWN_KEYS: dict[str, frozenset[str]] = {
-    "": frozenset({"github", "llm", "queue"}),
+    "": frozenset({"github", "llm", "queue", "digest"}),
+    "digest": frozenset(
+        {
+            "site_url",
+            "smtp_host",
+            "smtp_port",
+            "smtp_starttls",
+            "email_from",
+            "email_to",
+            "webhook_url",
+            "retries",
+            "retry_delay",
+            "timeout",
+        }
+    ),
     "queue": frozenset({"broker_url", "visibility_timeout", "max_retries", "retry_delay"}),
     "github": frozenset({"token", "api_url"}),
     "llm": frozenset(
@@ -97,12 +126,41 @@ class QueueConfig:
     retry_delay: int = 10
 
 
+DEFAULT_SITE_URL = "http://127.0.0.1:8000"
+# Keys someone may try to put in [digest]: credentials are read from the environment only.
+_DIGEST_SECRETS = {"smtp_user": "PRDIGEST_SMTP_USER", "smtp_password": "PRDIGEST_SMTP_PASSWORD"}
+
+
+@dataclass(frozen=True)
+class DigestConfig:
+    """How watch digests are delivered. The password and the webhook URL (whose path is its
+    token) are hidden from ``repr`` and never printed."""
+
+    site_url: str = DEFAULT_SITE_URL
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_starttls: bool = True
+    smtp_user: str | None = None
+    smtp_password: str | None = field(default=None, repr=False)
+    email_from: str | None = None
+    email_to: tuple[str, ...] = ()
+    webhook_url: str | None = field(default=None, repr=False)
+    retries: int = 3
+    retry_delay: float = 2.0
+    timeout: float = 30.0
+
+    @property
+    def sends_email(self) -> bool:
+        return bool(self.smtp_host and self.email_to)
+
+
 @dataclass(frozen=True)
 class Settings:
     github: GitHubConfig = field(default_factory=GitHubConfig)
     llm: LLMConfig | None = None  # None: the extractive narrator only
     config_path: Path | None = None
     queue: QueueConfig | None = None  # None: no broker, `follow run` works in-process
+    digest: DigestConfig = field(default_factory=DigestConfig)
 
 
 def default_config_path(environ: Mapping[str, str]) -> Path:
@@ -143,6 +201,13 @@ def check_known_keys(data: Mapping[str, Any], path: Path, text: str = "") -> Non
         if not isinstance(values, Mapping):
             continue  # a non-table is reported by _table with its own message
         for key in values:
+            if table == "digest" and key in _DIGEST_SECRETS:
+                at = _line_of(text, table, str(key))
+                where = f", line {at}" if at is not None else ""
+                raise ConfigError(
+                    f"{path}{where}: [digest] {key} is not read from the config file; "
+                    f"set {_DIGEST_SECRETS[str(key)]} in the environment"
+                )
             if key not in known:
                 raise ConfigError(_unknown_key_message(path, table, str(key), known, _line_of(text, table, str(key))))
 
@@ -219,7 +284,51 @@ def load_settings(environ: Mapping[str, str] | None = None, config_path: Path | 
             max_retries=_int(queue, "max_retries", path, 5, env.get("PRDIGEST_QUEUE_MAX_RETRIES")),
             retry_delay=_int(queue, "retry_delay", path, 10, env.get("PRDIGEST_QUEUE_RETRY_DELAY")),
         )
-    return Settings(github=github_config, llm=llm_config, config_path=path if data else None, queue=queue_config)
+    return Settings(
+        github=github_config,
+        llm=llm_config,
+        config_path=path if data else None,
+        queue=queue_config,
+        digest=_digest_config(_table(data, "digest", path), path, env),
+    )
+
+
+def _digest_config(table: Mapping[str, Any], path: Path, env: Mapping[str, str]) -> DigestConfig:
+    recipients = env.get("PRDIGEST_DIGEST_EMAIL_TO")
+    email_to: list[str]
+    if recipients is not None:
+        email_to = [part.strip() for part in recipients.split(",") if part.strip()]
+    else:
+        raw = table.get("email_to", [])
+        if isinstance(raw, str):
+            raw = [part.strip() for part in raw.split(",") if part.strip()]
+        if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+            raise ConfigError(f"{path}: [digest] email_to must be a list of addresses")
+        email_to = list(raw)
+    starttls = table.get("smtp_starttls", True)
+    if not isinstance(starttls, bool):
+        raise ConfigError(f"{path}: [digest] smtp_starttls must be true or false")
+    delay_raw: object = env.get("PRDIGEST_DIGEST_RETRY_DELAY", table.get("retry_delay", 2))
+    try:
+        retry_delay = float(str(delay_raw))
+    except ValueError as exc:
+        raise ConfigError(f"retry_delay must be a number of seconds, got {delay_raw!r}") from exc
+    if not retry_delay >= 0:
+        raise ConfigError(f"retry_delay must be at least 0, got {delay_raw!r}")
+    return DigestConfig(
+        site_url=(env.get("PRDIGEST_DIGEST_SITE_URL") or _str(table, "site_url", path) or DEFAULT_SITE_URL).rstrip("/"),
+        smtp_host=env.get("PRDIGEST_SMTP_HOST") or _str(table, "smtp_host", path),
+        smtp_port=_int(table, "smtp_port", path, 587, env.get("PRDIGEST_SMTP_PORT")),
+        smtp_starttls=starttls,
+        smtp_user=env.get("PRDIGEST_SMTP_USER") or None,
+        smtp_password=env.get("PRDIGEST_SMTP_PASSWORD") or None,
+        email_from=env.get("PRDIGEST_DIGEST_EMAIL_FROM") or _str(table, "email_from", path),
+        email_to=tuple(email_to),
+        webhook_url=env.get("PRDIGEST_DIGEST_WEBHOOK_URL") or _str(table, "webhook_url", path),
+        retries=_int(table, "retries", path, 3, env.get("PRDIGEST_DIGEST_RETRIES"), minimum=0),
+        retry_delay=retry_delay,
+        timeout=float(_int(table, "timeout", path, 30, env.get("PRDIGEST_DIGEST_TIMEOUT"))),
+    )
 
 
 def _table(data: Mapping[str, Any], key: str, path: Path) -> dict[str, Any]:

@@ -13,7 +13,8 @@
     ├── NotFound                  an unknown repository or pull request
     ├── AnalysisError             an analyzer failed on a record
     ├── NarrationError            the narrator could not produce a report
-    └── QueueError                the task queue (broker) is unreachable or misconfigured
+    ├── QueueError                the task queue (broker) is unreachable or misconfigured
+    └── DeliveryError             a digest could not be delivered (SMTP, webhook) after retries
 
 The CLI maps each to a one-line message and a non-zero exit code; the web app maps
 them to HTTP statuses. Messages never contain secrets.
@@ -78,3 +79,9 @@ class NarrationError(PrdigestError):
 
 class QueueError(PrdigestError):
     exit_code = 8
+
+
+class DeliveryError(PrdigestError):
+    """A digest was not delivered after its retries; what it would have marked read stays unread."""
+
+    exit_code = 9

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
-from prdigest.cli.main import main
+from tests.helpers.cli import run_main
+
 from prdigest.cli.plural import plural
 
 BUNDLE = {
@@ -30,17 +29,6 @@ BUNDLE = {
 }
 
 
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
-
-
 def test_plural() -> None:
     assert [plural(n, "bundle") for n in (0, 1, 2)] == ["0 bundles", "1 bundle", "2 bundles"]
     assert plural(1, "file patch", "file patches") == "1 file patch"
@@ -51,14 +39,14 @@ def test_one_bundle_one_pull_request(tmp_path: Path) -> None:
     bundle = tmp_path / "one.json"
     bundle.write_text(json.dumps(BUNDLE), encoding="utf-8")
     db = str(tmp_path / "p.db")
-    assert _run("import", str(bundle), "--db", db)[1] == "imported 1 bundle: 1 new, 0 updated, 0 unchanged\n"
-    assert _run("analyze", "--db", db)[1] == "analyzed 1 pull request (0 already current)\n"
+    assert run_main("import", str(bundle), "--db", db)[1] == "imported 1 bundle: 1 new, 0 updated, 0 unchanged\n"
+    assert run_main("analyze", "--db", db)[1] == "analyzed 1 pull request (0 already current)\n"
 
 
 def test_a_json_error_says_where_once(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"format_version": 1, "pull": {"title": "abc', encoding="utf-8")
-    code, _out, err = _run("import", str(broken), "--db", str(tmp_path / "p.db"))
+    code, _out, err = run_main("import", str(broken), "--db", str(tmp_path / "p.db"))
     assert code == 3
     assert err == (
         f"error: {broken}: $: not valid JSON: Unterminated string starting at (line 1, column 41) (nothing imported)\n"

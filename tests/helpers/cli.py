@@ -42,3 +42,21 @@ def run_in_fresh_process(args: list[str], home: Path, modules: tuple[str, ...]) 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     *output, loaded = done.stdout.splitlines()
     return "\n".join(output) + "\n", dict(zip(modules, ast.literal_eval(loaded), strict=True))
+
+
+def run_main(*argv: str) -> tuple[int, str, str]:
+    """``prdigest ARGV`` through `main`, as the installed command runs it (errors become one
+    ``error:`` line and an exit code): (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from prdigest.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(argv))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()

@@ -268,4 +268,6 @@ def test_openapi_documents_every_json_twin(client: TestClient) -> None:
         "/repos/{owner}/{name}/pulls/{number}/lineage.json",
         "/repos/{owner}/{name}/deps.json",
         "/repos/{owner}/{name}/deps/{package}.json",
+        "/watch.json",
+        "/watch/{name}.json",
     }

@@ -172,3 +172,22 @@ def test_pages_work_without_javascript(browser: Browser, base_url: str) -> None:
         ]
     finally:
         context.close()
+
+
+def test_create_a_watch_from_the_form_and_read_it(watched: Watched, base_url: str) -> None:
+    """A real browser's POST (its own Origin and the page's CSRF cookie and field) creates the
+    watch; its page then lists the PRs it holds, with why."""
+    p = watched.page
+    p.goto(f"{base_url}/watch?lang=en")
+    p.fill("input[name=name]", "everything")
+    p.fill("input[name=repository]", REPO)
+    p.fill("textarea[name=paths]", "**")
+    p.click("form.watch-form button[type=submit]")
+    p.wait_for_url("**/watch/everything?lang=en")
+    assert p.locator("h1").inner_text().startswith("Watch everything")
+    assert p.locator("ol.feed > li").count() == 5
+    assert p.locator("ol.feed p.why").first.inner_text().startswith("Why it is here: touches ")
+    p.goto(f"{base_url}/watch?lang=en")
+    assert p.locator("ul.repos a.repo-name").all_inner_texts() == ["everything"]
+    assert watched.errors == []
+    assert watched.dialogs == []

@@ -30,6 +30,8 @@ OPERATIONS = [
     "/repos/{owner}/{name}/pulls/{number}/lineage.json",
     "/repos/{owner}/{name}/deps.json",
     "/repos/{owner}/{name}/deps/{package}.json",
+    "/watch.json",
+    "/watch/{name}.json",
 ]
 
 

@@ -140,9 +140,20 @@ def follow_remove(repository: str, db: str | None) -> None:
 )
 @click.option("--in-process", "here", is_flag=True, help="Run the pass here even when a broker is configured.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="In-process: analysis processes.")
+@click.option(
+    "--send-digests",
+    is_flag=True,
+    help="In-process: after the pass, each watch on a repository that passed sends its digest ([digest] settings).",
+)
 @db_option
-def follow_run(only: tuple[str, ...], wait: bool, timeout: float, here: bool, jobs: int | None, db: str | None) -> None:
-    """One pass over every followed repository: sync, analyze, narrate, publish what changed."""
+def follow_run(
+    only: tuple[str, ...], wait: bool, timeout: float, here: bool, jobs: int | None, send_digests: bool, db: str | None
+) -> None:
+    """One pass over every followed repository: sync, analyze, narrate, publish what changed.
+
+    With --send-digests, the watches of each repository that passed then send what they have
+    not delivered yet (`prdigest digest NAME --send`); a failed delivery is told, keeps its
+    PRs unread, and makes the command exit 1."""
     from prdigest.config import load_settings
     from prdigest.store.follow_store import list_follows
 
@@ -158,8 +169,10 @@ def follow_run(only: tuple[str, ...], wait: bool, timeout: float, here: bool, jo
         if not entries:
             click.echo("no repository is followed (add one with `prdigest follow add OWNER/NAME`)")
             return
+        if send_digests and settings.queue is not None and not here:
+            raise ConfigError("--send-digests runs in this process: add --in-process (the workers do not send digests)")
         if settings.queue is None or here:
-            _run_here(store, entries, settings, jobs)
+            _run_here(store, entries, settings, jobs, send_digests)
             return
         url = store.url
     finally:
@@ -167,8 +180,13 @@ def follow_run(only: tuple[str, ...], wait: bool, timeout: float, here: bool, jo
     _run_on_workers(settings, url, [entry.repository for entry in entries], wait, timeout)
 
 
-def _run_here(store: Any, entries: list[Any], settings: Any, jobs: int | None) -> None:
+def _run_here(store: Any, entries: list[Any], settings: Any, jobs: int | None, send_digests: bool = False) -> None:
     from prdigest.pipeline.follow import PassResult, run_pass_in_process
+
+    if send_digests:
+        from prdigest.pipeline.digest_send import check_channels
+
+        check_channels(settings.digest)  # before the pass, not after minutes of it
 
     def show(result: PassResult) -> None:
         click.echo(_result_line(result.repository, result.status, _counts(result)))
@@ -176,8 +194,30 @@ def _run_here(store: Any, entries: list[Any], settings: Any, jobs: int | None) -
             click.echo(f"  error: {message}", err=True)
 
     results = run_pass_in_process(store, entries, settings, jobs=jobs, on_result=show)
-    if any(result.status == "failed" for result in results):
+    failed = any(result.status == "failed" for result in results)
+    if send_digests:
+        passed = [result.repository for result in results if result.status != "failed"]
+        failed = not _send_digests(store, passed, settings) or failed
+    if failed:
         raise SystemExit(1)
+
+
+def _send_digests(store: Any, repositories: list[str], settings: Any) -> bool:
+    """Send each watch's digest; False when one failed (each failure told on stderr)."""
+    from prdigest.pipeline.digest_send import send_watch_digests
+
+    delivered = True
+    for outcome in send_watch_digests(store, repositories, settings.digest, settings.llm):
+        if outcome.error is not None:
+            delivered = False
+            for line in outcome.error.splitlines():
+                click.echo(f"  error: {line}", err=True)
+        elif outcome.sent is not None and outcome.sent.channels:
+            count = plural(len(outcome.sent.digest.items), "pull request")
+            click.echo(f"digest {outcome.watch}: sent {count} by {' and '.join(outcome.sent.channels)}")
+        else:
+            click.echo(f"digest {outcome.watch}: nothing new, nothing sent")
+    return delivered
 
 
 def _counts(result: Any) -> dict[str, int]:

@@ -44,6 +44,20 @@ def lang_option(help: str | None = None) -> Callable[[F], F]:
     )
 
 
+def write_output(text: str, out: Path | None) -> None:
+    """A document to ``out``, or to stdout when None."""
+    from prdigest.text import printable
+
+    # No document format (Markdown, HTML, JSON, Atom, e-mail) has a use for raw control
+    # characters, and a terminal (or a later `cat`) would act on the ones a PR's text smuggled in.
+    text = printable(text)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+
+
 def parse_languages(value: str, option: str = "--lang") -> list[Lang]:
     """A comma-separated list of languages, each once, in the order given."""
     codes = [part.strip() for part in value.split(",") if part.strip()]

@@ -8,13 +8,20 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from prdigest.cli.options import db_option, lang_option, open_store, parse_date, parse_languages, parse_pr_ref
+from prdigest.cli.options import (
+    db_option,
+    lang_option,
+    open_store,
+    parse_date,
+    parse_languages,
+    parse_pr_ref,
+    write_output,
+)
 from prdigest.cli.plural import plural
 from prdigest.cli.progress import progress
 from prdigest.config import LLMConfig
 from prdigest.errors import ConfigError, NarrationError, NotFound
 from prdigest.render.format_names import FEED_FORMAT_NAMES, REPORT_FORMAT_NAMES
-from prdigest.text import printable
 from prdigest.words import Lang, languages
 
 if TYPE_CHECKING:
@@ -27,17 +34,6 @@ def _llm(no_llm: bool) -> LLMConfig | None:
     from prdigest.config import load_settings
 
     return load_settings().llm
-
-
-def _write(text: str, out: Path | None) -> None:
-    # No document format (Markdown, HTML, JSON, Atom) has a use for raw control characters,
-    # and a terminal (or a later `cat`) would act on the ones a PR's text smuggled in.
-    text = printable(text)
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
 
 
 _no_llm = click.option("--no-llm", is_flag=True, help="Use the extractive narrator even if an LLM is configured.")
@@ -69,13 +65,13 @@ def report(
 
         quick = quick_report(db, repository, number, lang, length, fmt)
         if quick is not None:
-            _write(quick, out)
+            write_output(quick, out)
             return
     from prdigest.pipeline.report import rendered_report
 
     with open_store(db, "read") as store:
         text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
-    _write(text, out)
+    write_output(text, out)
 
 
 @click.command("feed")
@@ -112,7 +108,7 @@ def feed(
     with open_store(db, "read") as store:
         _require_stored(store, repository)
         built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh)
-    _write(feed_format(fmt).render(built), out)
+    write_output(feed_format(fmt).render(built), out)
     failures = failed_items(built)
     if failures:
         raise NarrationError(failure_summary(failures, len(built.items), str(out) if out else "standard output"))

@@ -1,4 +1,5 @@
-"""``prdigest serve``: the read-only web UI and JSON API.
+"""``prdigest serve``: the web UI and JSON API, read-only but for creating a watch (``/watch``,
+a same-origin form with a CSRF token).
 
 Binds 127.0.0.1 unless told otherwise (and warns when told). The search index is brought up
 to date before the first request. With ``--workers N`` uvicorn runs N processes; each opens
@@ -65,7 +66,8 @@ def _where(url: str) -> str:
 @click.option("--llm", "use_llm", is_flag=True, help="Narrate unnarrated reports with the configured LLM on view.")
 @db_option
 def serve(host: str, port: int, workers: int, no_reindex: bool, use_llm: bool, db: str | None) -> None:
-    """Serve the web UI and JSON API (read-only: GET and HEAD only)."""
+    """Serve the web UI and JSON API (read-only: GET and HEAD only, but for the form at /watch that
+    creates a watch, same-origin with a CSRF token)."""
     import uvicorn
 
     from prdigest.config import load_settings

@@ -45,14 +45,24 @@ def _entry_id(item: FeedItem) -> str:
     return f"tag:prdigest,2026:{item.repository}/pull/{item.number}"
 
 
-def render_feed_atom(feed: Feed, *, self_url: str | None = None, catalog: Catalog = CATALOG) -> str:
+def render_feed_atom(
+    feed: Feed,
+    *,
+    self_url: str | None = None,
+    catalog: Catalog = CATALOG,
+    title: str | None = None,
+    feed_id: str | None = None,
+    alternate: str | None = None,
+) -> str:
+    """The feed as Atom; another document made of feed items (a watch's digest) names its own
+    ``title``, ``feed_id`` and ``alternate`` page instead of the repository's."""
     lab = catalog.labels(feed.lang)
     ET.register_namespace("", ATOM_NS)
     root = ET.Element(f"{{{ATOM_NS}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": feed.lang})
-    _sub(root, "id", f"tag:prdigest,2026:{feed.repository}/feed/{feed.lang}")
-    _sub(root, "title", lab.heading("feed", repository=feed.repository))
+    _sub(root, "id", feed_id or f"tag:prdigest,2026:{feed.repository}/feed/{feed.lang}")
+    _sub(root, "title", title or lab.heading("feed", repository=feed.repository))
     _sub(root, "updated", _stamp(feed.updated))
-    _sub(root, "link", href=_repo_url(feed), rel="alternate")
+    _sub(root, "link", href=safe_url(alternate) or _repo_url(feed), rel="alternate")
     if self_url:
         _sub(root, "link", href=self_url, rel="self")
     author = _sub(root, "author")

@@ -211,3 +211,35 @@ file_texts = Table(
     Column("digest", String(64), primary_key=True),
     Column("body", LargeBinary, nullable=False),  # UTF-8 (bytes, so PostgreSQL takes a NUL)
 )
+
+# A reader's watch on one repository (`prdigest watch`): the rules of its slice, as JSON lists
+# of strings, the digest's language and lowest verdict, and when its digest was last read.
+watches = Table(
+    "watches",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(100), nullable=False, unique=True),
+    Column("repository", String(200), nullable=False),
+    Column("paths", Text, nullable=False),
+    Column("packages", Text, nullable=False),
+    Column("symbols", Text, nullable=False),
+    Column("people", Text, nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("min_level", String(20), nullable=False),  # skip | quick-read | read-in-depth
+    Column("created_at", DateTime, nullable=False),
+    Column("last_read_at", DateTime),
+)
+
+# What a watch's digest has read of each PR: delivered (marked read), or looked at and not
+# matched under the facts of ``facts_key``. `--unread` leaves out both (the second until the PR
+# is analyzed again), so a digest of a long history parses only what is new.
+watch_reads = Table(
+    "watch_reads",
+    metadata,
+    Column("watch_id", Integer, ForeignKey("watches.id", ondelete="CASCADE"), primary_key=True),
+    Column("pull_request_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True),
+    Column("read_at", DateTime, nullable=False),
+    Column("delivered", Boolean, nullable=False),
+    Column("facts_key", String(200)),  # the facts looked at, for a PR not delivered
+)
+Index("ix_watch_reads_pull_request", watch_reads.c.pull_request_id)

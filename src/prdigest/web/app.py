@@ -18,7 +18,16 @@ from starlette.staticfiles import StaticFiles
 from prdigest import __version__
 from prdigest.config import Settings
 from prdigest.store.store import Store
-from prdigest.web import routes_atom, routes_deps, routes_feed, routes_queue, routes_report, routes_repos, routes_search
+from prdigest.web import (
+    routes_atom,
+    routes_deps,
+    routes_feed,
+    routes_queue,
+    routes_report,
+    routes_repos,
+    routes_search,
+    routes_watch,
+)
 from prdigest.web.context import WebContext, WebOptions
 from prdigest.web.errors import install_error_handlers
 from prdigest.web.negotiation import VaryAcceptMiddleware
@@ -54,7 +63,10 @@ def create_app(store: Store, settings: Settings | None = None, options: WebOptio
         lifespan=_lifespan,
         title="prdigest",
         version=__version__,
-        description="Read-only API over analyzed pull requests: feeds, reports, lineage and search.",
+        description=(
+            "API over analyzed pull requests: feeds, reports, lineage, search and watches "
+            "(read-only but for creating a watch from the web form)."
+        ),
         docs_url=None,  # the Swagger page needs inline script, which the CSP forbids
         redoc_url=None,
     )
@@ -66,7 +78,17 @@ def create_app(store: Store, settings: Settings | None = None, options: WebOptio
     )
     install_error_handlers(app)
     # Order matters: the .json routes are registered before the HTML routes they shadow.
-    for module in (routes_repos, routes_search, routes_atom, routes_deps, routes_report, routes_feed, routes_queue):
+    routes = (
+        routes_repos,
+        routes_search,
+        routes_atom,
+        routes_deps,
+        routes_report,
+        routes_feed,
+        routes_queue,
+        routes_watch,
+    )
+    for module in routes:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(VaryAcceptMiddleware)

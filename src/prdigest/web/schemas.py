@@ -211,3 +211,24 @@ class QueuePage(_Model):
     lang: Lang
     follows: list[FollowItem]
     parked: list[ParkedItem]
+
+
+class WatchItem(_Model):
+    """One watch in the list of ``/watch``."""
+
+    name: str
+    repository: str
+    lang: Lang
+    min_level: str
+    paths: list[str]
+    packages: list[str]
+    symbols: list[str]
+    people: list[str]
+    last_read_at: datetime | None = None
+    url: str
+    atom_url: str
+
+
+class WatchesPage(_Model):
+    lang: Lang
+    watches: list[WatchItem]
