@@ -15,7 +15,14 @@ from typing import Any
 
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error, running_llm_server
+from tests.narrate.llm.conftest import (
+    FakeLLMServer,
+    Scripted,
+    completion,
+    error,
+    running_llm_server,
+    schema_filled,
+)
 
 REPO = "example-org/widgets"
 
@@ -194,14 +201,9 @@ def schema_answer(paragraph: str) -> Any:
 
     def answer(payload: dict[str, Any]) -> Scripted:
         schema = payload["response_format"]["json_schema"]["schema"]
-        values: dict[str, Any] = {}
-        for name, node in schema["properties"].items():
-            if node["type"] == "array":
-                values[name] = []
-            elif node["type"] == "object":
-                values[name] = dict.fromkeys(node["properties"], "Some effect.")
-            else:
-                values[name] = "The parser strips its input."
+        values: dict[str, Any] = {
+            name: schema_filled(node, "The parser strips its input.") for name, node in schema["properties"].items()
+        }
         if "feed_paragraph" in values:
             values["feed_paragraph"] = paragraph
         return completion(json.dumps(values))
