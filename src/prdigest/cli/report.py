@@ -74,7 +74,17 @@ def report(
     from prdigest.pipeline.report import rendered_report
 
     with open_store(db, "read") as store:
-        text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
+        if llm is None:
+            text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
+        else:
+            # The LLM's linked context quotes the issues a GitHub PR fixes: asked once, cached.
+            from prdigest.config import load_settings
+            from prdigest.pipeline.linked_issues import github_issues
+
+            with github_issues(store, load_settings().github) as issues:
+                text = rendered_report(
+                    store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh, issues=issues
+                )
     _write(text, out)
 
 

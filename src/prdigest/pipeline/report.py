@@ -4,6 +4,7 @@ narrate (cached), build. Shared by the CLI, the web app and publishing."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
@@ -21,6 +22,9 @@ from prdigest.render.feed import assemble_feed, failed_item, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang, labels
+
+if TYPE_CHECKING:  # the linked context comes with the (optional) LLM narrator
+    from prdigest.pipeline.linked_context import IssueSource
 
 # PRs read (and, with an LLM, narrated concurrently) at a time by feeds and publishing.
 PAGE_SIZE = 50
@@ -49,13 +53,24 @@ def narrative_for(
     shown_model: str | None = None,
     related: list[RelatedNote] | None = None,
     prepared: PreparedPR | None = None,
+    issues: IssueSource | None = None,
 ) -> Narrative:
     """The PR's narrative (cached). A caller narrating one PR in several languages and lengths
     passes ``related`` (several queries) and ``prepared`` (`pipeline.narrate.prepare`) read once."""
     if related is None:
         related = related_from_store(store, pr.repository, pr.number)
     return narrate(
-        store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model, prepared=prepared
+        store,
+        pr,
+        facts,
+        related,
+        lang,
+        length,
+        llm,
+        refresh=refresh,
+        shown_model=shown_model,
+        prepared=prepared,
+        issues=issues,
     )
 
 
@@ -128,10 +143,11 @@ def report_for(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> Report:
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
-    narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
+    narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh, issues=issues)
     ledger = ledger_links(store, repository, number, facts)
     return build_report(pr, facts, narrative, lang, length, ledger=ledger)
 
@@ -198,6 +214,7 @@ def rendered_report(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> str:
     """The report rendered in ``fmt``; without an LLM it is also stored for
     `prdigest.pipeline.quick.cached_report` (SQLite), under the epoch its inputs were read in.
@@ -210,7 +227,7 @@ def rendered_report(
 
     render = report_format(fmt).render
     epoch = report_epoch(store) if llm is None else None
-    text = render(report_for(store, repository, number, lang, length, llm, refresh=refresh))
+    text = render(report_for(store, repository, number, lang, length, llm, refresh=refresh, issues=issues))
     if epoch is None:
         return text
     now = report_epoch(store)

@@ -75,7 +75,11 @@ def fit_linked(items: Sequence[LinkedItem], allowance: int) -> LinkedBlock:
             continue
         head_cost = estimate_tokens(_render(item, 0)) + 1
         if item.body and left - head_cost >= MIN_CUT_TOKENS:
-            cut = _render(item, left - head_cost - 2)
+            room = left - head_cost - 2
+            cut = _render(item, room)
+            while estimate_tokens(cut) + 1 > left and room > 0:  # the body's indent and marker cost too
+                room = max(room - (estimate_tokens(cut) + 1 - left), 0)
+                cut = _render(item, room)
             parts.append(cut)
             kept.append(item)
             left -= estimate_tokens(cut) + 1

@@ -167,7 +167,7 @@ def build_prompt(
     ]
     needs = [
         (
-            linked_need(linked) + estimate_tokens(title) + 1
+            linked_need(linked) + estimate_tokens(title) + 2
             if title == linked_title
             else estimate_tokens(f"{title}\n{text}") + 1
         )
@@ -343,12 +343,12 @@ def _facts_text(
         lines.append(cite(f"finding:{finding.kind}", f"dependency finding ({finding.kind}): {finding.detail}"))
     tests = facts.tests_ci
     if tests.test_files:
-        lines.append(f"test files changed: {', '.join(tests.test_files)}")
+        lines.append(cite("tests", f"test files changed: {', '.join(tests.test_files)}"))
     if tests.in_file_tests:
         lines.append(f"tests changed inside source files: {', '.join(tests.in_file_tests)}")
     if tests.ci_files:
         jobs = f" (jobs: {', '.join(tests.ci_jobs)})" if tests.ci_jobs else ""
-        lines.append(f"CI files changed: {', '.join(tests.ci_files)}{jobs}")
+        lines.append(cite("ci", f"CI files changed: {', '.join(tests.ci_files)}{jobs}"))
     flags = {
         "source changed": tests.source_changed,
         "tests changed": tests.tests_changed,
@@ -359,7 +359,7 @@ def _facts_text(
     if tests.removed_test_files:
         lines.append(f"test files deleted (not tests added with the change): {', '.join(tests.removed_test_files[:8])}")
     # What the source could not see: the model must not call it absent ("no review comments").
-    lines.extend(f"data gap: {note}" for note in gap_notes(facts, lab))
+    lines.extend(cite("gap", f"data gap: {note}") for note in gap_notes(facts, lab))
     for tag in facts.risks.tags:
         label = labels_of_tags[tag.tag]
         lines.append(
