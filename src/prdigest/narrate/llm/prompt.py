@@ -308,7 +308,7 @@ def _facts_text(
         lines.append(
             cite(
                 f"file:{fact.path}",
-                f"key file: {fact.path} ({fact.category}, {fact.type}): {key_reason(fact, lab)}".rstrip(": "),
+                f"key file ({fact.category}, {fact.type}): {key_reason(fact, lab)}".rstrip(": "),
             )
         )
     symbols = facts.symbols.symbols
