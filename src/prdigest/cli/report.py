@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -27,6 +29,20 @@ def _llm(no_llm: bool) -> LLMConfig | None:
     from prdigest.config import load_settings
 
     return load_settings().llm
+
+
+@contextmanager
+def _issues(store: Any, llm: LLMConfig | None) -> Iterator[Any]:
+    """With an LLM: GitHub's issues for the linked context (asked once each, cached in the
+    store); without one nothing is narrated by a model, so nothing is asked."""
+    if llm is None:
+        yield None
+        return
+    from prdigest.config import load_settings
+    from prdigest.pipeline.linked_issues import github_issues
+
+    with github_issues(store, load_settings().github) as issues:
+        yield issues
 
 
 def _write(text: str, out: Path | None) -> None:
@@ -73,18 +89,10 @@ def report(
             return
     from prdigest.pipeline.report import rendered_report
 
-    with open_store(db, "read") as store:
-        if llm is None:
-            text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
-        else:
-            # The LLM's linked context quotes the issues a GitHub PR fixes: asked once, cached.
-            from prdigest.config import load_settings
-            from prdigest.pipeline.linked_issues import github_issues
-
-            with github_issues(store, load_settings().github) as issues:
-                text = rendered_report(
-                    store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh, issues=issues
-                )
+    with open_store(db, "read") as store, _issues(store, llm) as issues:
+        text = rendered_report(
+            store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh, issues=issues
+        )
     _write(text, out)
 
 
@@ -119,9 +127,11 @@ def feed(
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db, "read") as store:
+    with open_store(db, "read") as store, _issues(store, llm) as issues:
         _require_stored(store, repository)
-        built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh)
+        built = feed_for(
+            store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh, issues=issues
+        )
     _write(feed_format(fmt).render(built), out)
     failures = failed_items(built)
     if failures:
@@ -174,7 +184,7 @@ def publish(
     chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db, "read") as store, progress(f"publish {repository}") as bar:
+    with open_store(db, "read") as store, _issues(store, llm) as issues, progress(f"publish {repository}") as bar:
         _require_stored(store, repository)
         written = publish_site(
             store,
@@ -188,6 +198,7 @@ def publish(
             on_start=bar.set_total,
             on_done=lambda number: bar.advance(note=f"#{number}"),
             jobs=jobs,
+            issues=issues,
         )
     # The result of the command, so stdout (progress and warnings are stderr's).
     click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")

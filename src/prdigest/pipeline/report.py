@@ -82,6 +82,7 @@ def warm_narratives(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> None:
     """Narrate many PRs at once through the LLM, at most ``llm.concurrency`` in flight.
 
@@ -113,7 +114,7 @@ def warm_narratives(
             except queue.Empty:
                 return
             try:
-                narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
+                narrative_for(store, pr, facts, lang, length, llm, refresh=refresh, issues=issues)
             except FATAL as exc:  # the database failing stops everything: the main thread raises it
                 failures.append(exc)
                 return
@@ -162,6 +163,7 @@ def feed_for(
     until: datetime | None = None,
     limit: int | None = None,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> Feed:
     """The feed of a repository, read a page of PRs at a time (memory stays flat). A PR that
     fails (see `pipeline.item_failures`) gets an item saying it could not be written and why
@@ -185,7 +187,7 @@ def feed_for(
                 raise_unless_item_failure(exc)
                 fail(number, exc)
         # Refreshed here once; the sequential pass below reads what this stored.
-        warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
+        warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh, issues=issues)
         for pr, facts in known:
             try:
                 items.append(feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang))

@@ -10,6 +10,7 @@ GitHub request, and `max_requests` bounds them per run.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ class GitHubIssues:
         self._cache = cache
         self._max_requests = max_requests
         self._asked = 0
+        self._lock = threading.Lock()  # publishing narrates several PRs at once
 
     def issue(self, repository: str, number: int) -> IssueAnswer:
         url = f"{self._client.api_url}/repos/{repository}/issues/{number}"
@@ -48,9 +50,11 @@ class GitHubIssues:
         if cached is not None:
             self._client.stats.served_from_cache += 1
             return _answer(repository, number, json.loads(cached.body))
-        if self._asked >= self._max_requests:
-            return IssueAnswer(None, f"not fetched: this run's budget of {self._max_requests} issue requests is spent")
-        self._asked += 1
+        with self._lock:
+            if self._asked >= self._max_requests:
+                why = f"not fetched: this run's budget of {self._max_requests} issue requests is spent"
+                return IssueAnswer(None, why)
+            self._asked += 1
         try:
             page = self._client.rest_get(url, kind=ISSUE_KIND)
         except GitHubError as exc:  # secret-free: the client scrubs its messages
