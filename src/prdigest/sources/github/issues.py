@@ -42,28 +42,36 @@ class GitHubIssues:
         self._cache = cache
         self._max_requests = max_requests
         self._asked = 0
-        self._lock = threading.Lock()  # publishing narrates several PRs at once
+        self._lock = threading.Lock()
+        self._failed: dict[str, IssueAnswer] = {}  # asked this run and not got: not asked again
 
     def issue(self, repository: str, number: int) -> IssueAnswer:
         url = f"{self._client.api_url}/repos/{repository}/issues/{number}"
-        cached = self._cache.get(url)
-        if cached is not None:
-            self._client.stats.served_from_cache += 1
-            return _answer(repository, number, json.loads(cached.body))
+        # One at a time: the narrations of one PR (languages, lengths) run at once and
+        # must not each ask for the same issue.
         with self._lock:
+            cached = self._cache.get(url)
+            if cached is not None:
+                self._client.stats.served_from_cache += 1
+                return _answer(repository, number, json.loads(cached.body))
+            if url in self._failed:
+                return self._failed[url]
             if self._asked >= self._max_requests:
-                why = f"not fetched: this run's budget of {self._max_requests} issue requests is spent"
-                return IssueAnswer(None, why)
+                return IssueAnswer(
+                    None, f"not fetched: this run's budget of {self._max_requests} issue requests is spent"
+                )
             self._asked += 1
-        try:
-            page = self._client.rest_get(url, kind=ISSUE_KIND)
-        except GitHubError as exc:  # secret-free: the client scrubs its messages
-            return IssueAnswer(None, f"not fetched: {exc}")
-        if page is None:
-            return IssueAnswer(None, "not found on GitHub")
-        # Kept whatever the validators: an issue's text is read for context, not kept current.
-        self._cache.put(url, json.dumps(page.data), etag=None, last_modified=None)
-        return _answer(repository, number, page.data)
+            try:
+                page = self._client.rest_get(url, kind=ISSUE_KIND)
+            except GitHubError as exc:  # secret-free: the client scrubs its messages
+                self._failed[url] = IssueAnswer(None, f"not fetched: {exc}")
+                return self._failed[url]
+            if page is None:
+                self._failed[url] = IssueAnswer(None, "not found on GitHub")
+                return self._failed[url]
+            # Kept whatever the validators: an issue's text is read for context, not kept current.
+            self._cache.put(url, json.dumps(page.data), etag=None, last_modified=None)
+            return _answer(repository, number, page.data)
 
 
 def _answer(repository: str, number: int, data: Any) -> IssueAnswer:
