@@ -36,6 +36,7 @@ from prdigest.words import labels as output_labels
 PROMPT_VERSION = "5"
 
 GROUPS_TITLE = "## file group summaries (instead of the diffs left out)"
+LINKED_TITLE = "## linked (related PRs and issues in their own words)"
 
 # When everything fits the budget nothing is cut. Otherwise the facts come first (they are
 # what the report stands on), then the body and the threads up to these shares of the room
@@ -158,23 +159,15 @@ def build_prompt(
     facts_text, ids = _facts_text(pr, facts, related, related_refs, lang)
     if lists is not None:
         facts_text += _lists_text(lists, sections)
-    linked_title = "## linked (related PRs and issues in their own words)"
+    # The linked block's text is made to fit its allowance (`fit_linked`); its entry here
+    # only says whether there is one.
     sections_text = [
         ("## facts", facts_text, FACTS_SHARE, "facts summary"),
         ("## pr", _pr_text(pr), BODY_SHARE, "PR body"),
-        (linked_title, "linked" if linked else "", LINKED_SHARE, "linked context"),
+        (LINKED_TITLE, LINKED_TITLE if linked else "", LINKED_SHARE, "linked context"),
         ("## discussion", _discussion_text(threads), DISCUSSION_SHARE, "discussion quotes"),
     ]
-    needs = [
-        (
-            linked_need(linked) + estimate_tokens(title) + 2
-            if title == linked_title
-            else estimate_tokens(f"{title}\n{text}") + 1
-        )
-        if text
-        else 0
-        for title, text, _, _ in sections_text
-    ]
+    needs = [_need(title, text, linked) for title, text, _, _ in sections_text]
     allowed = _allocate(needs, [share for _, _, share, _ in sections_text], room, _diff_need(pr))
     diff_title = "## diff"
 
@@ -186,7 +179,7 @@ def build_prompt(
             if not text:
                 continue
             room_here = max(allowance - estimate_tokens(title) - 2, 0)
-            if title == linked_title:
+            if title == LINKED_TITLE:
                 block = fit_linked(linked, room_here)
                 cuts.extend(block.omitted)
                 kept_linked.extend(block.kept)
@@ -238,6 +231,15 @@ def build_prompt(
         fact_ids=frozenset([*ids, *(f"thread:{n}" for n in threads), *(item.fact_id for item in kept_linked)]),
         linked=kept_linked,
     )
+
+
+def _need(title: str, text: str, linked: Sequence[LinkedItem]) -> int:
+    """Tokens a block takes whole (0: it has nothing to say)."""
+    if not text:
+        return 0
+    if title == LINKED_TITLE:
+        return linked_need(linked) + estimate_tokens(title) + 2
+    return estimate_tokens(f"{title}\n{text}") + 1
 
 
 def _diff_need(pr: PullRequest) -> int:
