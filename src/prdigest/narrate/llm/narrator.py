@@ -303,10 +303,11 @@ class LLMNarrator:
         begun, before = time.monotonic(), (stats.tokens_in, stats.tokens_out)
         try:
             answer = client.complete(prompt.messages, model, stats, schema)
-        finally:
-            steps.append(_step_cost(step, model, stats, before, begun))
+        except NarrationError:
+            steps.append(_step_cost(step, model, stats, before, begun))  # a failed call costs its time
+            raise
         _count(stats, answer.tokens_in, answer.tokens_out, prompt.tokens, answer.content)
-        steps[-1] = _step_cost(step, model, stats, before, begun)
+        steps.append(_step_cost(step, model, stats, before, begun))
         values, errors = _checked(answer.content, sections, lang)
         if not errors:
             return values, {}
