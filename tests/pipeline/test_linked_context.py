@@ -11,12 +11,17 @@ from pathlib import Path
 
 import pytest
 from tests.e2e.driver import Cli
+from tests.e2e.test_root_cause_by_blame import REPO as BLAME_REPO
+from tests.e2e.test_root_cause_by_blame import _history as blame_history
 from tests.helpers.gitrepo import GitRepoBuilder
 from tests.narrate.llm.conftest import FakeLLMServer, completion, good_answer, make_config, running_llm_server
 from tests.sources.github.fake_github import REPOSITORY, FakeGitHub
 
 from prdigest.config import GitHubConfig
 from prdigest.models.pullrequest import FileChange, PRState, PullRequest
+from prdigest.narrate.llm.linked import LinkedItem
+from prdigest.pipeline.ledger import ledger_links
+from prdigest.pipeline.linked_context import linked_context
 from prdigest.pipeline.linked_issues import github_issues
 from prdigest.pipeline.narrate import narrate_with_status
 from prdigest.pipeline.related import related_from_store
@@ -134,3 +139,40 @@ def test_a_git_history_has_no_issues_and_related_prs_come_from_the_store(tmp_pat
     assert "diff: w/cache.py (+1 −1, modified)" in prompt
     assert "issue #3 (acme/w, fixes): the git source has no issues" in result.narrative.omitted_from_prompt
     assert "body: not available (the git source has no issues)" in prompt
+
+
+def linked_of(db: Path, repository: str, number: int) -> list[LinkedItem]:
+    with Store.open(f"sqlite:///{db}") as store:
+        pr = store.get_pr(repository, number)
+        facts = current_facts(store, pr)
+        related = related_from_store(store, repository, number)
+        return linked_context(store, pr, related, ledger_links(store, repository, number, facts), None)
+
+
+def test_the_pr_that_introduced_a_fixed_bug_is_linked(tmp_path: Path) -> None:
+    blame_history(tmp_path / "repo")
+    db = tmp_path / "db.sqlite"
+    run = Cli(tmp_path / "home")
+    run("sync", "git", tmp_path / "repo", "--repo", BLAME_REPO, "--db", db)
+    run("analyze", "--repo", BLAME_REPO, "--db", db)
+    (cause,) = linked_of(db, BLAME_REPO, 4)
+    assert (cause.number, cause.relation, cause.title) == (1, "root-cause-in", "Add the pager")
+    assert cause.diff_summary.startswith("pager.py (+9 −0, added); symbols: pages (function added)")
+
+
+def test_a_ledger_predecessor_the_pr_does_not_name_is_linked(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# d\n", "requirements.txt": "httpx\n"}, "Initial commit")
+    repo.squash_pr(
+        1, "Keep httpx below 0.28", {"requirements.txt": "httpx<0.28\n"}, body="0.28 drops the proxies argument."
+    )
+    repo.squash_pr(
+        2, "Allow httpx 0.28", {"requirements.txt": "httpx<0.29\n"}, body="Our calls no longer pass proxies."
+    )
+    db = tmp_path / "db.sqlite"
+    run = Cli(tmp_path / "home")
+    run("sync", "git", repo.path, "--repo", "acme/d", "--db", db)
+    run("analyze", "--db", db)
+    (previous,) = linked_of(db, "acme/d", 2)
+    assert (previous.number, previous.relation) == (1, "ledger-predecessor (httpx)")
+    assert previous.body == "0.28 drops the proxies argument."
