@@ -143,3 +143,13 @@ def test_the_prompt_gives_the_facts_ids_and_asks_for_the_judgement(llm_server: F
     assert "judgement{lesson{text,facts[str]}" in user
     schema = llm_server.requests[0]["response_format"]["json_schema"]["schema"]
     assert "judgement" in schema["required"]
+
+
+def test_each_rejection_prints_one_line_naming_its_rule(llm_server: FakeLLMServer, caplog: Any) -> None:
+    with caplog.at_level("WARNING", logger="prdigest.narrate.llm.narrator"):
+        narrate(llm_server, judged(), {"action": point("Pin everything forever.")})
+    lines = [r.getMessage() for r in caplog.records if "grounding dropped" in r.getMessage()]
+    assert lines == [
+        "LLM narration of vllm-project/vllm#43530 (en, full): grounding dropped "
+        "judgement.action: rule no-known-fact (cited nothing)"
+    ]

@@ -421,6 +421,8 @@ def _report_fallbacks(
     for section in narrative.fallback_sections:
         why = problems.get(section, "the answer had no usable text for it")
         logger.warning("LLM narration of %s: section %s falls back to the offline text: %s", where, section, why)
+    for rejection in narrative.grounding_rejections:
+        logger.warning("LLM narration of %s: grounding dropped %s", where, rejection)
 
 
 def _merge(
