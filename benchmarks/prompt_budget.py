@@ -162,7 +162,7 @@ def measure(
     user = prompt.messages[1]["content"]
     into.tokens.append(prompt.tokens)
     into.over_budget += prompt.tokens > budget
-    fact_lines = _facts_text(pr, facts, related, _related(facts, related), lang).splitlines()
+    fact_lines = _facts_text(pr, facts, related, _related(facts, related), lang)[0].splitlines()
     into.facts.append(all(line in user for line in fact_lines))
     body = clean_body(pr.body)
     into.body.append(all(line in user for line in body.splitlines()))

@@ -15,7 +15,14 @@ from typing import Any
 
 import pytest
 from tests.helpers.gitrepo import GitRepoBuilder
-from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error, running_llm_server
+from tests.narrate.llm.conftest import (
+    FakeLLMServer,
+    Scripted,
+    completion,
+    error,
+    running_llm_server,
+    schema_filled,
+)
 
 REPO = "example-org/widgets"
 
@@ -194,14 +201,9 @@ def schema_answer(paragraph: str) -> Any:
 
     def answer(payload: dict[str, Any]) -> Scripted:
         schema = payload["response_format"]["json_schema"]["schema"]
-        values: dict[str, Any] = {}
-        for name, node in schema["properties"].items():
-            if node["type"] == "array":
-                values[name] = []
-            elif node["type"] == "object":
-                values[name] = dict.fromkeys(node["properties"], "Some effect.")
-            else:
-                values[name] = "The parser strips its input."
+        values: dict[str, Any] = {
+            name: schema_filled(node, "The parser strips its input.") for name, node in schema["properties"].items()
+        }
         if "feed_paragraph" in values:
             values["feed_paragraph"] = paragraph
         return completion(json.dumps(values))
@@ -237,3 +239,28 @@ def test_publish_refresh_narrates_again_even_when_cached(server: FakeLLMServer, 
     feed = (site / "feed.en.md").read_text(encoding="utf-8")
     assert "Second paragraph of the model." in feed
     assert "First paragraph" not in feed
+
+
+@pytest.mark.parametrize("command", ["report", "feed", "publish"])
+def test_commands_with_an_llm_quote_a_fixed_github_issue(server: FakeLLMServer, tmp_path: Path, command: str) -> None:
+    from tests.pipeline.test_linked_context import ROOT_CAUSE, github_pr
+    from tests.sources.github.fake_github import REPOSITORY, FakeGitHub
+
+    from prdigest.store import Store
+
+    db = tmp_path / "db.sqlite"
+    with Store.open(f"sqlite:///{db}") as store:
+        store.upsert_prs([github_pr()])
+    server.respond = schema_answer("The model's paragraph.")
+    args = {
+        "report": ["report", f"{REPOSITORY}#5"],
+        "feed": ["feed", REPOSITORY, "--lang", "en"],
+        "publish": ["publish", REPOSITORY, "--lang", "en", "--out", str(tmp_path / "site")],
+    }[command]
+    with FakeGitHub() as github:
+        github.issues["3"] = {"number": 3, "title": "en readers get zh pages", "body": ROOT_CAUSE}
+        env = env_for(server, tmp_path, PRDIGEST_GITHUB_API_URL=github.url)
+        result = run([*args, "--db", str(db)], env)
+        assert result.returncode == 0, result.stderr
+        assert github.count(f"GET /repos/{REPOSITORY}/issues/3") == 1
+    assert any(ROOT_CAUSE in prompt for prompt in server.user_prompts())

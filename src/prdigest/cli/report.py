@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -34,6 +36,20 @@ def _llm(no_llm: bool) -> LLMConfig | None:
     from prdigest.config import load_settings
 
     return load_settings().llm
+
+
+@contextmanager
+def _issues(store: Any, llm: LLMConfig | None) -> Iterator[Any]:
+    """With an LLM: GitHub's issues for the linked context (asked once each, cached in the
+    store); without one nothing is narrated by a model, so nothing is asked."""
+    if llm is None:
+        yield None
+        return
+    from prdigest.config import load_settings
+    from prdigest.pipeline.linked_issues import github_issues
+
+    with github_issues(store, load_settings().github) as issues:
+        yield issues
 
 
 _no_llm = click.option("--no-llm", is_flag=True, help="Use the extractive narrator even if an LLM is configured.")
@@ -69,8 +85,10 @@ def report(
             return
     from prdigest.pipeline.report import rendered_report
 
-    with open_store(db, "read") as store:
-        text = rendered_report(store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh)
+    with open_store(db, "read") as store, _issues(store, llm) as issues:
+        text = rendered_report(
+            store, repository, number, lang, cast("Length", length), fmt, llm, refresh=refresh, issues=issues
+        )
     write_output(text, out)
 
 
@@ -105,9 +123,11 @@ def feed(
     _check_repository(repository)
     window = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db, "read") as store:
+    with open_store(db, "read") as store, _issues(store, llm) as issues:
         _require_stored(store, repository)
-        built = feed_for(store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh)
+        built = feed_for(
+            store, repository, lang, llm, since=window[0], until=window[1], limit=limit, refresh=refresh, issues=issues
+        )
     write_output(feed_format(fmt).render(built), out)
     failures = failed_items(built)
     if failures:
@@ -160,7 +180,7 @@ def publish(
     chosen = parse_languages(langs)
     window: tuple[datetime | None, datetime | None] = (parse_date(since, "--since"), parse_date(until, "--until"))
     llm = _llm(no_llm)
-    with open_store(db, "read") as store, progress(f"publish {repository}") as bar:
+    with open_store(db, "read") as store, _issues(store, llm) as issues, progress(f"publish {repository}") as bar:
         _require_stored(store, repository)
         written = publish_site(
             store,
@@ -174,6 +194,7 @@ def publish(
             on_start=bar.set_total,
             on_done=lambda number: bar.advance(note=f"#{number}"),
             jobs=jobs,
+            issues=issues,
         )
     # The result of the command, so stdout (progress and warnings are stderr's).
     click.echo(f"wrote {plural(written.reports, 'report')} and {plural(written.feeds, 'feed')} to {out}")

@@ -189,6 +189,30 @@ class Verdict(PrintablePart):
     paragraph: str = Field(default="", description="the feed paragraph: verdict first, then why")
 
 
+class JudgementItem(PrintablePart):
+    text: str
+    facts: list[str] = Field(default_factory=new_list, description="ids of the facts the judgement rests on")
+
+
+class ArguedVerdictItem(PrintablePart):
+    """The narrator's case for one level above or below the facts' verdict (`Report.verdict`
+    stays the facts')."""
+
+    level: VerdictName
+    label: str
+    reason: str
+    facts: list[str] = Field(default_factory=new_list)
+
+
+class JudgementPart(PrintablePart):
+    """What an LLM narrator judged on top of the facts, each point with the facts it rests on."""
+
+    lesson: JudgementItem | None = Field(default=None, description="what a reader learns from the PR")
+    watch_next: JudgementItem | None = None
+    action: JudgementItem | None = Field(default=None, description="a concrete recommended action")
+    argued_verdict: ArguedVerdictItem | None = None
+
+
 class NarratorInfo(PrintablePart):
     narrator: NarratorName
     model: str | None = None
@@ -220,5 +244,7 @@ class Report(PrintablePart):
     related: list[RelatedItem] = Field(default_factory=new_list)
     dependency_history: list[DependencyHistoryItem] = Field(default_factory=new_list)
     verdict: Verdict
+    # Only an LLM narrator judges: absent (not null) in offline reports.
+    judgement: JudgementPart | None = Field(default=None, exclude_if=lambda value: value is None)
     narrator: NarratorInfo
     omitted_from_prompt: list[str] = Field(default_factory=new_list)

@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prdigest.config import LLMConfig
 from prdigest.errors import NarrationError
@@ -30,6 +30,9 @@ from prdigest.pipeline.narrative_key import cache_key, input_digests
 from prdigest.store import narrative_store
 from prdigest.store.store import Store
 from prdigest.words import Lang
+
+if TYPE_CHECKING:  # the linked context comes with the (optional) LLM narrator
+    from prdigest.pipeline.linked_context import IssueSource
 
 
 @dataclass(frozen=True)
@@ -93,9 +96,20 @@ def narrate(
     refresh: bool = False,
     shown_model: str | None = None,
     prepared: PreparedPR | None = None,
+    issues: IssueSource | None = None,
 ) -> Narrative:
     return narrate_with_status(
-        store, pr, facts, related, lang, length, llm_config, refresh=refresh, shown_model=shown_model, prepared=prepared
+        store,
+        pr,
+        facts,
+        related,
+        lang,
+        length,
+        llm_config,
+        refresh=refresh,
+        shown_model=shown_model,
+        prepared=prepared,
+        issues=issues,
     ).narrative
 
 
@@ -112,6 +126,7 @@ def narrate_with_status(
     shown_model: str | None = None,
     now: datetime | None = None,
     prepared: PreparedPR | None = None,
+    issues: IssueSource | None = None,
 ) -> NarrationResult:
     """The narrative to show for `pr`.
 
@@ -119,7 +134,8 @@ def narrate_with_status(
     fallback's back-off has not passed; `refresh` asks anyway). Without it no call is made:
     the newest successful narrative of `shown_model` is shown when one is stored (what the
     web shows without ``--llm``), else the offline one. ``prepared`` (`prepare`) is what a
-    caller narrating the PR several times read once.
+    caller narrating the PR several times read once. ``issues`` gives the LLM's linked
+    context the text of related GitHub issues (`pipeline.linked_context`).
     """
     if llm_config is None:
         return _offline_or_shown(store, pr, facts, related, lang, length, shown_model, prepared)
@@ -143,11 +159,14 @@ def narrate_with_status(
     fallback = narrate_extractive(pr, facts, related, lang, length)
     # What the endpoint accepts is remembered in the store, across runs and processes.
     from prdigest.pipeline.llm_endpoints import StoredCapabilities  # with the (optional) LLM package
+    from prdigest.pipeline.llm_steps import StoredSteps
 
     memory = StoredCapabilities(store) if store is not None else None
-    narrator = llm_module.LLMNarrator(llm_config, memory=memory)
+    steps = StoredSteps(store) if store is not None else None
+    linked = _linked(store, pr, facts, related, issues)
+    narrator = llm_module.LLMNarrator(llm_config, memory=memory, steps=steps)
     try:
-        narrative = narrator.narrate(pr, facts, related, lang, length, fallback=fallback)
+        narrative = narrator.narrate(pr, facts, related, lang, length, fallback=fallback, linked=linked)
     finally:
         narrator.close()
     if narrative.narrator != "llm":
@@ -162,6 +181,18 @@ def narrate_with_status(
         if failed_now:
             narrative = _shown_or(store, pr_id, lang, length, llm_config.model, narrative)
     return NarrationResult(narrative, False, key)
+
+
+def _linked(
+    store: Store | None, pr: PullRequest, facts: Facts, related: list[RelatedNote], issues: IssueSource | None
+) -> list[Any]:
+    """The linked context (`LinkedItem`s) from the store; none without one."""
+    if store is None:
+        return []
+    from prdigest.pipeline.ledger import ledger_links
+    from prdigest.pipeline.linked_context import linked_context
+
+    return linked_context(store, pr, related, ledger_links(store, pr.repository, pr.number, facts), issues)
 
 
 def retry_delay(config: LLMConfig, attempts: int) -> timedelta:

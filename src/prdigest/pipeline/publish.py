@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
@@ -38,6 +39,9 @@ from prdigest.pipeline.worker_pool import worker_count
 from prdigest.render.feed import failed_item
 from prdigest.render.formats import FEED_FORMATS, REPORT_FORMATS
 from prdigest.render.site_index import IndexRow, report_path
+
+if TYPE_CHECKING:  # the linked context comes with the (optional) LLM narrator
+    from prdigest.pipeline.linked_context import IssueSource
 from prdigest.store.publish_store import PageInputs, page_inputs
 from prdigest.store.store import PRSummary, Store
 from prdigest.text import printable
@@ -69,6 +73,7 @@ def publish_site(
     page_size: int = PAGE_SIZE,
     code: str | None = None,
     jobs: int | None = 1,
+    issues: IssueSource | None = None,
 ) -> Published:
     """Write the site under ``out``; ``on_start(total)`` and ``on_done(number)`` (per PR
     written) feed a progress bar. ``refresh``: narrate again with the LLM even when cached
@@ -125,7 +130,7 @@ def publish_site(
             numbers = [s.number for s in summaries[start : start + page_size]]
             # A page's narratives are asked for concurrently first; only a page of records
             # is held at a time, so memory stays flat with an LLM too.
-            loaded = _narrate_page(store, repository, numbers, languages, llm, refresh)
+            loaded = _narrate_page(store, repository, numbers, languages, llm, refresh, issues)
             for number in numbers:
                 done(
                     number,
@@ -216,6 +221,7 @@ def _narrate_page(
     languages: list[Lang],
     llm: LLMConfig | None,
     refresh: bool,
+    issues: IssueSource | None = None,
 ) -> dict[int, tuple[PullRequest, Facts]]:
     """With an LLM: the page's records and facts (read once, kept for rendering) after their
     narratives were asked for concurrently. Without one: nothing (the extractive narrator is
@@ -230,7 +236,7 @@ def _narrate_page(
         except Exception as exc:
             raise_unless_item_failure(exc)
             continue  # reported when the PR is rendered
-    warm_narratives(store, list(known.values()), languages, list(LENGTHS), llm, refresh=refresh)
+    warm_narratives(store, list(known.values()), languages, list(LENGTHS), llm, refresh=refresh, issues=issues)
     return known
 
 

@@ -4,6 +4,7 @@ narrate (cached), build. Shared by the CLI, the web app and publishing."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from prdigest.config import LLMConfig
 from prdigest.models.facts import Facts
@@ -21,6 +22,9 @@ from prdigest.render.feed import assemble_feed, failed_item, feed_item
 from prdigest.store.facts_store import get_facts
 from prdigest.store.store import Store
 from prdigest.words import Lang, labels
+
+if TYPE_CHECKING:  # the linked context comes with the (optional) LLM narrator
+    from prdigest.pipeline.linked_context import IssueSource
 
 # PRs read (and, with an LLM, narrated concurrently) at a time by feeds and publishing.
 PAGE_SIZE = 50
@@ -49,13 +53,24 @@ def narrative_for(
     shown_model: str | None = None,
     related: list[RelatedNote] | None = None,
     prepared: PreparedPR | None = None,
+    issues: IssueSource | None = None,
 ) -> Narrative:
     """The PR's narrative (cached). A caller narrating one PR in several languages and lengths
     passes ``related`` (several queries) and ``prepared`` (`pipeline.narrate.prepare`) read once."""
     if related is None:
         related = related_from_store(store, pr.repository, pr.number)
     return narrate(
-        store, pr, facts, related, lang, length, llm, refresh=refresh, shown_model=shown_model, prepared=prepared
+        store,
+        pr,
+        facts,
+        related,
+        lang,
+        length,
+        llm,
+        refresh=refresh,
+        shown_model=shown_model,
+        prepared=prepared,
+        issues=issues,
     )
 
 
@@ -67,6 +82,7 @@ def warm_narratives(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> None:
     """Narrate many PRs at once through the LLM, at most ``llm.concurrency`` in flight.
 
@@ -98,7 +114,7 @@ def warm_narratives(
             except queue.Empty:
                 return
             try:
-                narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
+                narrative_for(store, pr, facts, lang, length, llm, refresh=refresh, issues=issues)
             except FATAL as exc:  # the database failing stops everything: the main thread raises it
                 failures.append(exc)
                 return
@@ -128,10 +144,11 @@ def report_for(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> Report:
     pr = store.get_pr(repository, number)
     facts = current_facts(store, pr)
-    narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh)
+    narrative = narrative_for(store, pr, facts, lang, length, llm, refresh=refresh, issues=issues)
     ledger = ledger_links(store, repository, number, facts)
     return build_report(pr, facts, narrative, lang, length, ledger=ledger)
 
@@ -146,6 +163,7 @@ def feed_for(
     until: datetime | None = None,
     limit: int | None = None,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> Feed:
     """The feed of a repository, read a page of PRs at a time (memory stays flat). A PR that
     fails (see `pipeline.item_failures`) gets an item saying it could not be written and why
@@ -169,7 +187,7 @@ def feed_for(
                 raise_unless_item_failure(exc)
                 fail(number, exc)
         # Refreshed here once; the sequential pass below reads what this stored.
-        warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh)
+        warm_narratives(store, known, [lang], ["brief"], llm, refresh=refresh, issues=issues)
         for pr, facts in known:
             try:
                 items.append(feed_item(pr, facts, narrative_for(store, pr, facts, lang, "brief", llm), lang))
@@ -198,6 +216,7 @@ def rendered_report(
     llm: LLMConfig | None,
     *,
     refresh: bool = False,
+    issues: IssueSource | None = None,
 ) -> str:
     """The report rendered in ``fmt``; without an LLM it is also stored for
     `prdigest.pipeline.quick.cached_report` (SQLite), under the epoch its inputs were read in.
@@ -210,7 +229,7 @@ def rendered_report(
 
     render = report_format(fmt).render
     epoch = report_epoch(store) if llm is None else None
-    text = render(report_for(store, repository, number, lang, length, llm, refresh=refresh))
+    text = render(report_for(store, repository, number, lang, length, llm, refresh=refresh, issues=issues))
     if epoch is None:
         return text
     now = report_epoch(store)

@@ -9,14 +9,17 @@ from prdigest.facts_view.gaps import gap_notes, review_data_available
 from prdigest.facts_view.selection import file_symbols, key_excerpts, key_files, key_symbols_counted
 from prdigest.models.facts import Facts
 from prdigest.models.ledger import LedgerLink
-from prdigest.models.narrative import Length, Narrative
+from prdigest.models.narrative import Judgement, JudgementPoint, Length, Narrative
 from prdigest.models.pullrequest import PullRequest
 from prdigest.models.report import (
+    ArguedVerdictItem,
     Coverage,
     Discussion,
     Header,
     Highlight,
     Impact,
+    JudgementItem,
+    JudgementPart,
     KeyExcerpt,
     KeyFile,
     KeySymbol,
@@ -180,6 +183,7 @@ def build_report(
             reasons=list(reasons),
             paragraph=narrative.feed_paragraph,
         ),
+        judgement=judgement_part(narrative.judgement, lab),
         narrator=NarratorInfo(
             narrator=narrative.narrator,
             model=narrative.cost.model,
@@ -232,3 +236,27 @@ def discussion_overview(facts: Facts, lab: Labels) -> str:
     if not d.threads:
         parts.append(lab.tables["text"]["no_threads"])
     return lab.text("semicolon").join(parts) + lab.tables["text"]["end"]
+
+
+def judgement_part(judgement: Judgement | None, lab: Labels) -> JudgementPart | None:
+    """The narrator's grounded judgement as the report shows it (None: it made none)."""
+    if judgement is None or judgement.empty:
+        return None
+
+    def item(point: JudgementPoint | None) -> JudgementItem | None:
+        return None if point is None else JudgementItem(text=point.text, facts=list(point.facts))
+
+    argued = judgement.verdict
+    return JudgementPart(
+        lesson=item(judgement.lesson),
+        watch_next=item(judgement.watch_next),
+        action=item(judgement.action),
+        argued_verdict=None
+        if argued is None
+        else ArguedVerdictItem(
+            level=argued.level,  # type: ignore[arg-type]  # grounding kept only verdict levels
+            label=lab.verdict(argued.level),
+            reason=argued.reason,
+            facts=list(argued.facts),
+        ),
+    )

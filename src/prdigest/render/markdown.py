@@ -105,6 +105,7 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
     lines += ["", "---", "", f"# {lab.heading('summary')}", ""]
     lines.append(_item(lab, lab.heading("one_line"), inline(report.summary.one_line)))
     lines.append(_item(lab, lab.heading("recommendation"), inline(report.summary.recommendation)))
+    lines += _judgement(report, lab)
     lines += ["", f"# {lab.heading('motivation')}", "", block(report.motivation), ""]
     lines += [f"# {lab.heading('implementation')}", ""]
     if report.implementation:
@@ -158,6 +159,27 @@ def render_report_markdown(report: Report, *, catalog: Catalog = CATALOG) -> str
 def _tail(text: str) -> str:
     """`inline` for a phrase that follows code (" and 16 more"): its leading space is kept."""
     return (" " if text[:1].isspace() else "") + inline(text)
+
+
+def _judgement(report: Report, lab: Labels) -> list[str]:
+    """The LLM's grounded judgement, under the summary; offline reports have none."""
+    judgement = report.judgement
+    if judgement is None:
+        return []
+    lines: list[str] = []
+    for key, point in (
+        ("lesson", judgement.lesson),
+        ("watch_next", judgement.watch_next),
+        ("next_action", judgement.action),
+    ):
+        if point is not None:
+            lines.append(_item(lab, lab.heading(key), inline(point.text)))
+    argued = judgement.argued_verdict
+    if argued is not None:
+        facts = f"{report.verdict.label}{lab.text('lparen')}{lab.text('facts_verdict')}{lab.text('rparen')}"
+        said = f"{facts}{lab.text('semicolon')}{lab.text('argued_by_narrator')}{argued.label}"
+        lines.append(_item(lab, lab.heading("verdict"), inline(said) + lab.text("colon") + inline(argued.reason)))
+    return lines
 
 
 def _symbols_code_discussion(report: Report, lab: Labels, *, code_excerpts: bool) -> list[str]:

@@ -273,9 +273,25 @@ def good_answer(**overrides: Any) -> dict[str, Any]:
         "related": [{"number": 42540, "note": "Restores what #42540 added."}],
         "feed_title": "Cap CuPy, restore humming",
         "feed_paragraph": "Worth a quick read: a dependency-governance lesson.",
+        "judgement": {
+            "lesson": {"text": "A revert that leaves the failure in place points at another cause.", "facts": []},
+            "watch_next": {"text": "CuPy 14.1.1, which would let the cap go.", "facts": ["related:42540"]},
+            "action": {"text": "Keep an install hint for users without humming.", "facts": ["file:nowhere.py"]},
+            "verdict": {"level": "", "reason": "", "facts": []},
+        },
     }
     answer.update(overrides)
     return answer
+
+
+def schema_filled(node: dict[str, Any], text: str = "Some effect.") -> Any:
+    """A value of the JSON schema `node` as a schema-following server writes one: empty lists,
+    objects filled in, `text` for strings."""
+    if node["type"] == "array":
+        return []
+    if node["type"] == "object":
+        return {name: schema_filled(child, text) for name, child in node["properties"].items()}
+    return text
 
 
 def generated_pr(n_files: int, hunks_per_file: int = 2) -> tuple[PullRequest, Facts]:

@@ -9,7 +9,15 @@ import logging
 from typing import Any
 
 import pytest
-from tests.narrate.llm.conftest import FakeLLMServer, Scripted, completion, error, generated_pr, make_config
+from tests.narrate.llm.conftest import (
+    FakeLLMServer,
+    Scripted,
+    completion,
+    error,
+    generated_pr,
+    make_config,
+    schema_filled,
+)
 
 from prdigest.models.facts import Facts
 from prdigest.models.narrative import Narrative
@@ -50,14 +58,10 @@ class Server:
             answer = {"summary": f"Group {number} renames the helpers and logs their totals."}
         else:
             schema = payload["response_format"]["json_schema"]["schema"]
-            answer = {}
-            for key, node in schema["properties"].items():
-                if node["type"] == "array":
-                    answer[key] = []
-                elif node["type"] == "object":
-                    answer[key] = dict.fromkeys(node["properties"], "Some effect.")
-                else:
-                    answer[key] = "The helpers now log their totals."
+            answer = {
+                key: schema_filled(node, "The helpers now log their totals.")
+                for key, node in schema["properties"].items()
+            }
         used = (1000 + 7 * len(self.usage), 50 + len(self.usage))
         self.usage.append(used)
         return completion(json.dumps(answer), prompt_tokens=used[0], completion_tokens=used[1])

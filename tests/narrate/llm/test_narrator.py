@@ -80,7 +80,7 @@ def test_good_answer_lands_in_the_narrative_with_its_cost(llm_server: FakeLLMSer
     assert request["response_format"]["json_schema"]["strict"] is True
     assert set(request["response_format"]["json_schema"]["schema"]["required"]) >= {"one_line", "risks", "related"}
     assert llm_server.headers[0]["authorization"] == f"Bearer {API_KEY}"
-    assert PROMPT_VERSION == "4"
+    assert PROMPT_VERSION == "5"
 
 
 def test_missing_usage_is_estimated(llm_server: FakeLLMServer) -> None:

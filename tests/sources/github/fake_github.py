@@ -63,6 +63,7 @@ class FakeGitHub:
         self.contents: dict[str, str] = _load("rest_contents.json")
         self.rest: dict[str, Any] = _load("rest_pulls.json")
         self.generated_files: dict[int, int] = {}
+        self.issues: dict[str, dict[str, Any]] = {}  # GET /repos/{REPOSITORY}/issues/{number}
         self.faults: list[Fault] = []
         self.log: list[Logged] = []
         self._lock = threading.Lock()
@@ -193,6 +194,9 @@ class FakeGitHub:
             table = {"commits": "commits", "reviews": "reviews", "comments": "review_comments"}.get(parts[2])
             if table:
                 return self._paged(path, query, self.rest[table].get(number, []), per_page, page)
+        if parts[0] == "issues" and len(parts) == 2:
+            issue = self.issues.get(parts[1])
+            return (200, issue, {}) if issue else (404, {"message": "Not Found"}, {})
         if parts[0] == "issues" and len(parts) == 3 and parts[2] == "comments":
             return self._paged(path, query, self.rest["issue_comments"].get(parts[1], []), per_page, page)
         return 404, {"message": "Not Found"}, {}

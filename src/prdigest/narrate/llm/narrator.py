@@ -38,6 +38,7 @@ from prdigest.models.narrative import (
     Narrative,
     RelatedNote,
     SectionName,
+    StepCost,
     ThreadLine,
 )
 from prdigest.models.pullrequest import PullRequest
@@ -55,10 +56,13 @@ from prdigest.narrate.llm.groups import (
     room_for,
     summaries_text,
 )
+from prdigest.narrate.llm.judgement import ground
 from prdigest.narrate.llm.language_check import language_problem
+from prdigest.narrate.llm.linked import LinkedItem
 from prdigest.narrate.llm.prompt import Prompt, RelatedLike, build_prompt, retry_message
 from prdigest.narrate.llm.sanitize import sanitize
 from prdigest.narrate.llm.schema import ALL_SECTIONS, SectionValues, extract_json_object, parse_answer, strict_schema
+from prdigest.narrate.llm.step_cache import StepCache, step_key
 from prdigest.narrate.llm.tokens import estimate_tokens
 from prdigest.narrate.llm.validate import KnownMentions, clean_mentions
 from prdigest.words import Lang
@@ -66,7 +70,7 @@ from prdigest.words import Lang
 logger = logging.getLogger(__name__)
 
 # Fields that name things rather than say them: not checked for the output language.
-_NAME_FIELDS = frozenset({"path", "who", "thread", "number", "item"})
+_NAME_FIELDS = frozenset({"path", "who", "thread", "number", "item", "facts", "level"})
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class NarrationJob:
     lang: Lang
     length: Length
     fallback: Narrative
+    linked: Sequence[LinkedItem] = ()
 
 
 class LLMNarrator:
@@ -86,12 +91,15 @@ class LLMNarrator:
         *,
         sleep: Callable[[float], None] = time.sleep,
         memory: CapabilityMemory | None = None,
+        steps: StepCache | None = None,
     ) -> None:
         """`memory` keeps what the endpoint accepts (the pipeline passes the store's, so it
-        is remembered across runs); without it, for this narrator's life."""
+        is remembered across runs); without it, for this narrator's life. `steps` keeps the
+        answers of single steps (file-group summaries) across runs."""
         self._config = config
         self._sleep = sleep
         self._memory = memory
+        self._steps = steps
         self._client: ChatClient | None = None
         self._lock = threading.Lock()
 
@@ -108,10 +116,15 @@ class LLMNarrator:
         length: Length,
         *,
         fallback: Narrative,
+        linked: Sequence[LinkedItem] = (),
     ) -> Narrative:
-        """The narrative of `pr`: LLM prose where valid, `fallback`'s text elsewhere."""
+        """The narrative of `pr`: LLM prose where valid, `fallback`'s text elsewhere.
+
+        A PR whose diff does not fit is told in two steps: file-group summaries first, then
+        the synthesis call with the summaries, the facts and the `linked` context."""
         started = time.monotonic()
         stats = CallStats()
+        steps: list[StepCost] = []
         values: SectionValues = {}
         problems: dict[SectionName, str] = {}
         prompts: list[Prompt] = []
@@ -133,6 +146,7 @@ class LLMNarrator:
                     lists=fallback,
                     groups_room=room,
                     groups_text=text,
+                    linked=linked,
                 )
 
             for index, (model, sections) in enumerate(self._model_groups()):
@@ -140,20 +154,23 @@ class LLMNarrator:
                 if index == 0 and prompt.digest.diff_left_out and self._config.group_calls > 0:
                     # Even compressed, the diff leaves files out: summarize them in groups first.
                     planned = groups_room(self._config.token_budget)
-                    summaries = self._summarize_groups(pr, facts, related, lang, length, fallback, planned, stats)
+                    summaries = self._summarize_groups(
+                        pr, facts, related, lang, length, fallback, planned, stats, steps, linked
+                    )
                     text = summaries_text(pr, facts, summaries)
                     room = room_for(text, planned)
                     prompt = prompt_for(sections, room, text)
                 prompts.append(prompt)
                 models.append(model)
-                got, failed = self._ask(prompt, model, sections, stats, lang)
+                step = "synthesis" if index == 0 else f"sections {', '.join(sections)}"
+                got, failed = self._ask(prompt, model, sections, stats, lang, steps, step)
                 values.update(got)
                 problems.update(failed)
         except NarrationError as exc:  # secret-free by construction
             failure = str(exc)
         except Exception as exc:  # an LLM failure must never cost the user the report
             failure = f"the LLM narrator failed ({type(exc).__name__})"
-        narrative, removed = _merge(pr, facts, related, lang, fallback, values, prompts[0] if prompts else None)
+        narrative, removed = _merge(pr, facts, related, lang, fallback, values, prompts)
         if narrative.narrator == "extractive" and not failure:
             failure = "no section of the answer was usable: " + "; ".join(dict.fromkeys(problems.values()))
         _report_fallbacks(pr, lang, length, narrative, problems, failure)
@@ -163,6 +180,7 @@ class LLMNarrator:
             tokens_out=stats.tokens_out,
             calls=stats.calls,
             seconds=round(time.monotonic() - started, 6),
+            steps=steps,
         )
         return narrative.model_copy(
             update={
@@ -182,7 +200,7 @@ class LLMNarrator:
             return list(
                 pool.map(
                     lambda job: self.narrate(
-                        job.pr, job.facts, job.related, job.lang, job.length, fallback=job.fallback
+                        job.pr, job.facts, job.related, job.lang, job.length, fallback=job.fallback, linked=job.linked
                     ),
                     jobs,
                 )
@@ -211,30 +229,52 @@ class LLMNarrator:
         fallback: Narrative,
         room: int,
         stats: CallStats,
+        steps: list[StepCost],
+        linked: Sequence[LinkedItem],
     ) -> list[GroupSummary]:
         """One summary per group of the files the final prompt (with `room` kept for the
         summaries) leaves out; a failed group is listed only, and says why, never raises
         (but Ctrl-C stops it)."""
         budget = self._config.token_budget
         planned = build_prompt(
-            pr, facts, related, lang, length, budget=budget, lists=fallback, groups_room=room, groups_text=""
+            pr,
+            facts,
+            related,
+            lang,
+            length,
+            budget=budget,
+            lists=fallback,
+            groups_room=room,
+            groups_text="",
+            linked=linked,
         )
         groups = plan_groups(pr, facts, planned.digest.diff_left_out, budget, self._config.group_calls)
         client = self._get_client()
         summaries: list[GroupSummary] = []
+        model = self._config.model
         for group in groups:
             messages, tokens = group_messages(pr, facts, group, lang, budget, planned.boundary)
+            name = f"group {group.number}/{group.of}"
+            key = step_key(model, messages, planned.boundary)
+            remembered = self._steps.recall(key) if self._steps is not None else None
+            if remembered is not None:
+                steps.append(StepCost(step=name, model=model, cached=True))
+                summaries.append(GroupSummary(group=group, text=remembered))
+                continue
+            begun, before = time.monotonic(), (stats.tokens_in, stats.tokens_out)
             try:
-                answer = client.complete(
-                    messages, self._config.model, stats, SUMMARY_SCHEMA, max_tokens=2 * SUMMARY_TOKENS
-                )
+                answer = client.complete(messages, model, stats, SUMMARY_SCHEMA, max_tokens=2 * SUMMARY_TOKENS)
             except NarrationError as exc:
                 if cancelled():
                     raise
+                steps.append(_step_cost(name, model, stats, before, begun))
                 summaries.append(_failed_group(pr, lang, length, group, str(exc)))
                 continue
             _count(stats, answer.tokens_in, answer.tokens_out, tokens, answer.content)
+            steps.append(_step_cost(name, model, stats, before, begun))
             summary = _summary_of(answer.content)
+            if summary and self._steps is not None:
+                self._steps.remember(key, cut_summary(sanitize(summary)))
             if summary:
                 summaries.append(GroupSummary(group=group, text=cut_summary(sanitize(summary))))
             else:
@@ -248,13 +288,26 @@ class LLMNarrator:
             return self._client
 
     def _ask(
-        self, prompt: Prompt, model: str, sections: tuple[SectionName, ...], stats: CallStats, lang: Lang
+        self,
+        prompt: Prompt,
+        model: str,
+        sections: tuple[SectionName, ...],
+        stats: CallStats,
+        lang: Lang,
+        steps: list[StepCost],
+        step: str,
     ) -> tuple[SectionValues, dict[SectionName, str]]:
         """Valid sections, and why each other section failed (after one retry)."""
         client = self._get_client()
         schema = strict_schema(sections)
-        answer = client.complete(prompt.messages, model, stats, schema)
+        begun, before = time.monotonic(), (stats.tokens_in, stats.tokens_out)
+        try:
+            answer = client.complete(prompt.messages, model, stats, schema)
+        except NarrationError:
+            steps.append(_step_cost(step, model, stats, before, begun))  # a failed call costs its time
+            raise
         _count(stats, answer.tokens_in, answer.tokens_out, prompt.tokens, answer.content)
+        steps.append(_step_cost(step, model, stats, before, begun))
         values, errors = _checked(answer.content, sections, lang)
         if not errors:
             return values, {}
@@ -267,9 +320,11 @@ class LLMNarrator:
             {"role": "assistant", "content": answer.content},
             {"role": "user", "content": retry_message(lang, problems)},
         ]
+        begun, before = time.monotonic(), (stats.tokens_in, stats.tokens_out)
         try:
             second = client.complete(follow_up, model, stats, strict_schema(tuple(errors)))
         except NarrationError as exc:
+            steps.append(_step_cost(f"{step} retry", model, stats, before, begun))
             return values, {section: f"{errors[section]}; the retry failed: {exc}" for section in errors}
         _count(
             stats,
@@ -278,8 +333,20 @@ class LLMNarrator:
             sum(estimate_tokens(m["content"]) for m in follow_up),
             second.content,
         )
+        steps.append(_step_cost(f"{step} retry", model, stats, before, begun))
         again, still = _checked(second.content, tuple(errors), lang)
         return {**values, **again}, still
+
+
+def _step_cost(step: str, model: str, stats: CallStats, before: tuple[int, int], begun: float) -> StepCost:
+    """The tokens and seconds one step added to `stats` since `before` / `begun`."""
+    return StepCost(
+        step=step,
+        model=model,
+        tokens_in=stats.tokens_in - before[0],
+        tokens_out=stats.tokens_out - before[1],
+        seconds=round(time.monotonic() - begun, 6),
+    )
 
 
 def _summary_of(content: str) -> str:
@@ -354,6 +421,8 @@ def _report_fallbacks(
     for section in narrative.fallback_sections:
         why = problems.get(section, "the answer had no usable text for it")
         logger.warning("LLM narration of %s: section %s falls back to the offline text: %s", where, section, why)
+    for rejection in narrative.grounding_rejections:
+        logger.warning("LLM narration of %s: grounding dropped %s", where, rejection)
 
 
 def _merge(
@@ -363,9 +432,11 @@ def _merge(
     lang: Lang,
     fallback: Narrative,
     values: SectionValues,
-    prompt: Prompt | None,
+    prompts: list[Prompt],
 ) -> tuple[Narrative, int]:
-    """`fallback` with the valid LLM sections put in, sanitized and their mentions checked."""
+    """`fallback` with the valid LLM sections put in, sanitized and their mentions checked,
+    the judgement grounded in the prompts' fact ids."""
+    prompt = prompts[0] if prompts else None
     extra = [(item.repository, item.number) for item in related]
     known = KnownMentions.from_facts(pr, facts, extra_numbers=extra)
     removed = 0
@@ -379,11 +450,21 @@ def _merge(
     update: dict[str, Any] = {}
     used: set[SectionName] = set()
     for section, fields in values.items():
+        if section == "judgement":
+            fact_ids = {fact_id for one in prompts for fact_id in one.fact_ids}
+            grounded = ground(fields["judgement"], fact_ids, facts.verdict.level.value, clean)
+            update.update({"judgement": grounded.judgement, "grounding_rejections": grounded.rejections})
+            used.add(section)
+            continue
         built, dropped = _section(section, fields, known, prompt, facts, fallback, clean)
         removed += dropped
         if built is not None:
             update.update(built)
             used.add(section)
+    # A judgement alone (it may be empty) makes no LLM narrative: the prose sections do.
+    if not used - {"judgement"}:
+        used = set()
+        update = {}
     narrative = fallback.model_copy(
         update={
             **update,

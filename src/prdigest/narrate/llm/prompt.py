@@ -23,6 +23,7 @@ from prdigest.models.facts import DiscussionThread, Facts, Reference, Relation
 from prdigest.models.narrative import Length, Narrative, SectionName
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.llm.budget import DiffDigest, compress_diff
+from prdigest.narrate.llm.linked import LinkedItem, fit_linked, linked_need
 from prdigest.narrate.llm.schema import ALL_SECTIONS, answer_keys
 from prdigest.narrate.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens, truncate_to_tokens
 from prdigest.words import Lang, words
@@ -30,15 +31,19 @@ from prdigest.words import labels as output_labels
 
 # 4: the whole story (cleaned body, every fact, whole threads), per-section instructions,
 #    numbered report lists the model annotates, JSON-schema answers; dependency scopes
-PROMPT_VERSION = "4"
+# 5: facts carry ids the judgement cites; linked context (related PRs' and issues' own
+#    words); the judgement section (lesson, what to watch, action, argued verdict)
+PROMPT_VERSION = "5"
 
 GROUPS_TITLE = "## file group summaries (instead of the diffs left out)"
+LINKED_TITLE = "## linked (related PRs and issues in their own words)"
 
 # When everything fits the budget nothing is cut. Otherwise the facts come first (they are
 # what the report stands on), then the body and the threads up to these shares of the room
 # left after the instructions, and the diff is compressed by importance into the rest.
-FACTS_SHARE = 0.5
+FACTS_SHARE = 0.45
 BODY_SHARE = 0.15
+LINKED_SHARE = 0.1
 DISCUSSION_SHARE = 0.2
 MAX_QUOTE_CHARS = 2000
 SMALL_PR_FILES = 50
@@ -68,6 +73,11 @@ class Prompt:
     digest: DiffDigest
     threads: dict[int, DiscussionThread]  # the numbers the prompt gave the threads
     related: dict[int, Reference]  # related items by number, as the facts state them
+    fact_ids: frozenset[str] = frozenset()  # the ids the facts carry, what the judgement may cite
+    linked: tuple[LinkedItem, ...] = ()  # the linked items that reached the prompt
+
+
+_Assembled = tuple[list[dict[str, str]], int, DiffDigest, list[str], tuple[LinkedItem, ...]]
 
 
 def new_boundary() -> str:
@@ -104,6 +114,7 @@ def build_prompt(
     lists: Narrative | None = None,
     groups_room: int = 0,
     groups_text: str = "",
+    linked: Sequence[LinkedItem] = (),
 ) -> Prompt:
     """The messages for `pr`, within `budget` tokens by `estimate_tokens`.
 
@@ -113,7 +124,10 @@ def build_prompt(
     `groups_room` tokens are kept for `groups_text` (the file-group summaries standing in for
     the diffs left out, see `groups`), placed before the diff. The room is kept whether or
     not the text is known yet, so a prompt built before the summaries and the one built with
-    them leave out the same diffs."""
+    them leave out the same diffs.
+
+    `linked` (most relevant first) are the related PRs and issues with their own words; what
+    of them does not fit is named in `Prompt.omitted`."""
     boundary = boundary or new_boundary()
     said = words(lang)
     system = Template(said.text("prompts/system")).safe_substitute(boundary=boundary).strip()
@@ -142,25 +156,37 @@ def build_prompt(
     threads = {i + 1: t for i, t in enumerate(facts.discussion.threads)}
     related_refs = _related(facts, related)
 
-    facts_text = _facts_text(pr, facts, related, related_refs, lang)
+    facts_text, ids = _facts_text(pr, facts, related, related_refs, lang)
     if lists is not None:
         facts_text += _lists_text(lists, sections)
+    # The linked block's text is made to fit its allowance (`fit_linked`); its entry here
+    # only says whether there is one.
     sections_text = [
         ("## facts", facts_text, FACTS_SHARE, "facts summary"),
         ("## pr", _pr_text(pr), BODY_SHARE, "PR body"),
+        (LINKED_TITLE, LINKED_TITLE if linked else "", LINKED_SHARE, "linked context"),
         ("## discussion", _discussion_text(threads), DISCUSSION_SHARE, "discussion quotes"),
     ]
-    needs = [estimate_tokens(f"{title}\n{text}") + 1 if text else 0 for title, text, _, _ in sections_text]
+    needs = [_need(title, text, linked) for title, text, _, _ in sections_text]
     allowed = _allocate(needs, [share for _, _, share, _ in sections_text], room, _diff_need(pr))
     diff_title = "## diff"
 
-    def assemble(allowances: list[int]) -> tuple[list[dict[str, str]], int, DiffDigest, list[str]]:
+    def assemble(allowances: list[int]) -> _Assembled:
         parts: list[str] = []
         cuts: list[str] = []
+        kept_linked: list[LinkedItem] = []
         for (title, text, _, what), allowance in zip(sections_text, allowances, strict=True):
             if not text:
                 continue
-            kept, cut = truncate_to_tokens(text, max(allowance - estimate_tokens(title) - 2, 0))
+            room_here = max(allowance - estimate_tokens(title) - 2, 0)
+            if title == LINKED_TITLE:
+                block = fit_linked(linked, room_here)
+                cuts.extend(block.omitted)
+                kept_linked.extend(block.kept)
+                if block.text:
+                    parts.append(f"{title}\n{block.text}")
+                continue
+            kept, cut = truncate_to_tokens(text, room_here)
             if cut:
                 cuts.append(f"{what}: cut to fit the budget")
             parts.append(f"{title}\n{kept}")
@@ -175,23 +201,23 @@ def build_prompt(
             ]
             tokens = sum(estimate_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
             if tokens <= budget or diff_budget == 0:
-                return messages, tokens, digest, cuts
+                return messages, tokens, digest, cuts, tuple(kept_linked)
             diff_budget = max(diff_budget - (tokens - budget), 0)
 
-    messages, tokens, digest, cuts = assemble(allowed)
+    messages, tokens, digest, cuts, kept_linked = assemble(allowed)
     # Even an empty diff section (the file count line) did not fit: shrink the other blocks.
     for _ in range(4):
         if tokens <= budget:
             break
         over = tokens - budget
         allowed = [max(a - over, 0) for a in allowed]
-        messages, tokens, digest, cuts = assemble(allowed)
+        messages, tokens, digest, cuts, kept_linked = assemble(allowed)
     # Hand what the diff left unused to the blocks that were cut, if the result still fits.
     slack = budget - tokens
     if cuts and slack >= MIN_SLACK:
         candidate = assemble(_hand_out(allowed, needs, slack))
         if candidate[1] <= budget and candidate[2].lines_included >= digest.lines_included:
-            messages, tokens, digest, cuts = candidate
+            messages, tokens, digest, cuts, kept_linked = candidate
     omitted.extend(cuts)
     return Prompt(
         messages=messages,
@@ -202,7 +228,18 @@ def build_prompt(
         digest=digest,
         threads=threads,
         related=related_refs,
+        fact_ids=frozenset([*ids, *(f"thread:{n}" for n in threads), *(item.fact_id for item in kept_linked)]),
+        linked=kept_linked,
     )
+
+
+def _need(title: str, text: str, linked: Sequence[LinkedItem]) -> int:
+    """Tokens a block takes whole (0: it has nothing to say)."""
+    if not text:
+        return 0
+    if title == LINKED_TITLE:
+        return linked_need(linked) + estimate_tokens(title) + 2
+    return estimate_tokens(f"{title}\n{text}") + 1
 
 
 def _diff_need(pr: PullRequest) -> int:
@@ -250,23 +287,37 @@ def _facts_text(
     related: Sequence[RelatedLike],
     refs: dict[int, Reference],
     lang: Lang,
-) -> str:
+) -> tuple[str, list[str]]:
+    """The facts block, each citable line opened by its id (``[risk:version-lock]``), and
+    those ids: the judgement must rest on them (`judgement.ground`)."""
     # Evidence and reasons go in the output language, so the model's prose can quote them
     # without mixing languages (the sentences are the renderers', see facts_view.evidence).
     lab = output_labels(lang)
+    ids: list[str] = []
+
+    def cite(fact_id: str, text: str) -> str:
+        ids.append(fact_id)
+        return f"[{fact_id}] {text}"
+
     labels_of_tags = tag_labels(facts.risks.tags, lab)
     files = facts.files
     lines = [
+        "[files] "
         f"files: {files.total_files or len(pr.files)} (+{files.total_additions or pr.additions}"
         f" −{files.total_deletions or pr.deletions}); modules: {', '.join(files.modules[:12]) or '-'}",
     ]
     for fact in files.key_files():
-        lines.append(f"key file: {fact.path} ({fact.category}, {fact.type}): {key_reason(fact, lab)}".rstrip(": "))
+        lines.append(
+            cite(
+                f"file:{fact.path}",
+                f"key file ({fact.category}, {fact.type}): {key_reason(fact, lab)}".rstrip(": "),
+            )
+        )
     symbols = facts.symbols.symbols
     if symbols:
         listed = ", ".join(f"{s.name} ({s.kind} {s.change}, {s.path})" for s in symbols[:MAX_SYMBOLS_LISTED])
         more = f", and {len(symbols) - MAX_SYMBOLS_LISTED} more" if len(symbols) > MAX_SYMBOLS_LISTED else ""
-        lines.append(f"symbols: {listed}{more}")
+        lines.append(cite("symbols", f"symbols: {listed}{more}"))
     else:
         lines.append("symbols: none identified")
     for dep in facts.dependencies.changes:
@@ -289,39 +340,42 @@ def _facts_text(
             line += f"; published versions around it: {', '.join(dep.versions_considered)}"
         if dep.variant_family:
             line += f"; variant family {dep.variant_family}"
-        lines.append(line)
+        lines.append(cite(f"dep:{dep.package}", line))
     for finding in facts.dependencies.findings:
-        lines.append(f"dependency finding ({finding.kind}): {finding.detail}")
+        lines.append(cite(f"finding:{finding.kind}", f"dependency finding ({finding.kind}): {finding.detail}"))
     tests = facts.tests_ci
     if tests.test_files:
-        lines.append(f"test files changed: {', '.join(tests.test_files)}")
+        lines.append(cite("tests", f"test files changed: {', '.join(tests.test_files)}"))
     if tests.in_file_tests:
         lines.append(f"tests changed inside source files: {', '.join(tests.in_file_tests)}")
     if tests.ci_files:
         jobs = f" (jobs: {', '.join(tests.ci_jobs)})" if tests.ci_jobs else ""
-        lines.append(f"CI files changed: {', '.join(tests.ci_files)}{jobs}")
+        lines.append(cite("ci", f"CI files changed: {', '.join(tests.ci_files)}{jobs}"))
     flags = {
         "source changed": tests.source_changed,
         "tests changed": tests.tests_changed,
         "no test for changed source": tests.missing_tests,
         "CI changed": tests.ci_changed,
     }
-    lines.append("tests/CI: " + (", ".join(name for name, on in flags.items() if on) or "-"))
+    lines.append(cite("tests", "tests/CI: " + (", ".join(name for name, on in flags.items() if on) or "-")))
     if tests.removed_test_files:
         lines.append(f"test files deleted (not tests added with the change): {', '.join(tests.removed_test_files[:8])}")
     # What the source could not see: the model must not call it absent ("no review comments").
-    lines.extend(f"data gap: {note}" for note in gap_notes(facts, lab))
+    lines.extend(cite("gap", f"data gap: {note}") for note in gap_notes(facts, lab))
     for tag in facts.risks.tags:
         label = labels_of_tags[tag.tag]
-        lines.append(f'risk tag {tag.tag} "{label}" ({tag.severity}): {risk_evidence(tag, lab)}')
+        lines.append(
+            cite(f"risk:{tag.tag}", f'risk tag {tag.tag} "{label}" ({tag.severity}): {risk_evidence(tag, lab)}')
+        )
     verdict = facts.verdict
     reasons = "; ".join(reason_text(r, lab, labels_of_tags) or r.detail for r in verdict.reasons)
-    lines.append(f"verdict: {verdict.level.value} ({reasons or '-'})")
+    lines.append(cite("verdict", f"verdict: {verdict.level.value} ({reasons or '-'})"))
     titles = {item.number: item.title for item in related}
     for number, ref in refs.items():
         title = titles.get(number, "")
-        lines.append(f"related #{number} ({ref.repository}, {ref.relation}): {title} — {ref.evidence}".rstrip(" —"))
-    return "\n".join(lines)
+        text = f"related #{number} ({ref.repository}, {ref.relation}): {title} — {ref.evidence}".rstrip(" —")
+        lines.append(cite(f"related:{number}", text))
+    return "\n".join(lines), ["files", *ids]
 
 
 def _lists_text(lists: Narrative, sections: Sequence[SectionName]) -> str:
@@ -359,7 +413,7 @@ def _discussion_text(threads: dict[int, DiscussionThread]) -> str:
     lines: list[str] = []
     for number, thread in threads.items():
         where = f" at {thread.path}" if thread.path else ""
-        lines.append(f"thread {number} [{thread.kind}, {thread.outcome}]{where}: {thread.topic}")
+        lines.append(f"[thread:{number}] thread {number} [{thread.kind}, {thread.outcome}]{where}: {thread.topic}")
         if thread.suggestion is not None:
             lines.append(f"  suggested change: {thread.suggestion or '(delete the commented lines)'}")
         for quote in thread.quotes:

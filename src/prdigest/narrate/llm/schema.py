@@ -68,6 +68,29 @@ class RiskNoteOut(_Out):
     text: Text
 
 
+class PointOut(_Out):
+    text: Note = Field(default="", description="empty when there is nothing worth saying")
+    facts: list[str] = Field(default_factory=list, description="ids of the facts it rests on, e.g. risk:version-lock")
+
+
+class VerdictOut(_Out):
+    level: Note = Field(default="", description="read-in-depth, quick-read or skip; the facts' own level to agree")
+    reason: Note = ""
+    facts: list[str] = Field(default_factory=list)
+
+
+class JudgementOut(_Out):
+    lesson: PointOut = Field(default_factory=PointOut)
+    watch_next: PointOut = Field(default_factory=PointOut)
+    action: PointOut = Field(default_factory=PointOut)
+    verdict: VerdictOut = Field(default_factory=VerdictOut)
+
+
+# Fields an answer may leave out: judging is optional (a model that makes no judgement has
+# said nothing wrong), so a missing one is an empty one, never a reason to ask again.
+OPTIONAL_FIELDS: dict[str, Any] = {"judgement": {}}
+
+
 class LLMAnswer(_Out):
     """The whole answer: the prose fields of a `Narrative` (`SECTION_FIELDS`, tests keep them
     the same), each shaped for the model to write."""
@@ -85,6 +108,7 @@ class LLMAnswer(_Out):
     related: list[RelatedOut]
     feed_title: Text
     feed_paragraph: Text
+    judgement: JudgementOut
 
 
 ALL_SECTIONS = SECTIONS
@@ -129,11 +153,11 @@ def parse_answer(content: str, sections: tuple[SectionName, ...]) -> tuple[Secti
         fields: dict[str, Any] = {}
         problems: list[str] = []
         for name in SECTION_FIELDS[section]:
-            if name not in data:
+            if name not in data and name not in OPTIONAL_FIELDS:
                 problems.append(f"{name}: missing")
                 continue
             try:
-                fields[name] = _ADAPTERS[name].validate_python(data[name])
+                fields[name] = _ADAPTERS[name].validate_python(data.get(name, OPTIONAL_FIELDS.get(name)))
             except ValidationError as exc:
                 problems.extend(_describe(name, exc))
         if problems:
@@ -197,7 +221,7 @@ def _shape(node: dict[str, Any], defs: dict[str, Any]) -> str:
         node = defs[node["$ref"].rsplit("/", 1)[-1]]
     kind = node.get("type")
     if kind == "object":
-        return "{" + ",".join(node.get("properties", {})) + "}"
+        return "{" + ",".join(name + _shape(child, defs) for name, child in node.get("properties", {}).items()) + "}"
     if kind == "array":
         inner = _shape(node.get("items", {}), defs)
         return f"[{inner or 'str'}]"
