@@ -35,7 +35,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v19: a source file's own tests (Rust `mod tests`) are not what a one-liner tells
 # v20: nor what its implementation steps list (they are the verification step's); a PR whose
 #      complete file list is empty says so instead of repeating its (English) title
-EXTRACTIVE_VERSION = "extractive-v23"
+# v24: a pin written in two files is told as a pin, not a rewrite (risk sentences reworded, #26)
+EXTRACTIVE_VERSION = "extractive-v24"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 
