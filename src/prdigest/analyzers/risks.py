@@ -11,6 +11,7 @@ rule starts from the vocabulary's default and may raise it). Tag ids come from
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import tokenize
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.dependencies.admission import admits_every_later, upper_bounded
 from prdigest.analyzers.evidence_text import clip as _clip
+from prdigest.analyzers.evidence_text import up_to_closing_bracket
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
 from prdigest.analyzers.symbol_names import is_public
@@ -539,16 +541,8 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
 
 def _statement(lines: list[Line], index: int) -> str:
     """The removed lines from `index` on that close the brackets its first line opens."""
-    parts: list[str] = []
-    depth = 0
-    for line in lines[index : index + 12]:
-        if line.kind != "-":
-            break
-        parts.append(line.text)
-        depth += sum(line.text.count(c) for c in "([{") - sum(line.text.count(c) for c in ")]}")
-        if depth <= 0:
-            break
-    return " ".join(parts)
+    removed = itertools.takewhile(lambda line: line.kind == "-", lines[index:])
+    return " ".join(up_to_closing_bracket(line.text for line in removed))
 
 
 def _decides_on_probe(path: str, text: str) -> bool:

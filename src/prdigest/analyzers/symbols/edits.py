@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
+from prdigest.analyzers.evidence_text import up_to_closing_bracket
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.changed_lines import changed_lines
@@ -393,14 +394,8 @@ def _assertions(lines: Sequence[Line], kind: str) -> list[tuple[Line, str]]:
     for index, line in enumerate(side):
         if line.kind != kind or not _ASSERT_LINE.match(line.text):
             continue
-        parts: list[str] = []
-        depth = 0
-        for part in side[index : index + 12]:
-            parts.append(part.text)
-            depth += sum(part.text.count(c) for c in "([{") - sum(part.text.count(c) for c in ")]}")
-            if depth <= 0:
-                break
-        found.append((line, _SPACING.sub(lambda m: "" if m.group(0).isspace() else m.group(0), " ".join(parts))))
+        statement = " ".join(up_to_closing_bracket(part.text for part in side[index:]))
+        found.append((line, _SPACING.sub(lambda m: "" if m.group(0).isspace() else m.group(0), statement)))
     return found
 
 
