@@ -554,46 +554,40 @@ def _decides_on_probe(path: str, text: str) -> bool:
     if _C_FAMILY_PATH.search(path) and _C_COMMENT_LINE.match(text):
         return False
     if path.endswith(".py"):
-        code, strings = _python_parts(text)
+        code, strings = _python_parts(text, strings=True)
         if not _PLATFORM_PROBE.search(code):
-            message_only = re.match(r"\s*(?:raise|assert)\b", code) is not None
-            if message_only or not _PLATFORM_PROBE.search(strings):
+            message_only = code.split(maxsplit=1)[:1] in (["raise"], ["assert"])
+            if message_only or not _PLATFORM_PROBE.search(" ".join(strings)):
                 return False
     return not (_PRINT_ONLY.match(text) and not _CHAINED.search(text))
 
 
-def _python_parts(text: str) -> tuple[str, str]:
-    """A Python line split by its tokens: the code with its plain string literals and comment
-    blanked, and those string literals (an f-string's fields are code, so it stays in the code)."""
+def _python_parts(text: str, *, strings: bool) -> tuple[str, list[str]]:
+    """A Python line read by its tokens: the code with its comment blanked (and, with
+    `strings`, its plain string literals, which are returned apart; an f-string's fields are
+    code, so an f-string stays in the code)."""
     code = list(text)
-    strings: list[str] = []
+    literals: list[str] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.start[0] != 1:
                 break
-            plain = token.type == tokenize.STRING and "f" not in token.string.split("'")[0].split('"')[0].lower()
+            prefix = token.string.split("'")[0].split('"')[0].lower()
+            plain = strings and token.type == tokenize.STRING and "f" not in prefix
             if plain or token.type == tokenize.COMMENT:
                 end = token.end[1] if token.end[0] == 1 else len(text)
                 if plain:
-                    strings.append(token.string)
+                    literals.append(token.string)
                 code[token.start[1] : end] = " " * (end - token.start[1])
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass  # a line cut from its statement (an open bracket): the tokens read so far stand
-    return "".join(code), " ".join(strings)
+    return "".join(code), literals
 
 
 def _without_comment(path: str, text: str) -> str:
     """`text` without its comment: a line that only mentions a password explains, it holds none."""
     if path.endswith(".py"):
-        code = list(text)
-        try:
-            for token in tokenize.generate_tokens(io.StringIO(text).readline):
-                if token.type == tokenize.COMMENT and token.start[0] == 1:
-                    code[token.start[1] :] = []
-                    break
-        except (tokenize.TokenError, IndentationError, SyntaxError):
-            pass
-        return "".join(code)
+        return _python_parts(text, strings=False)[0]
     comment = _C_COMMENT_LINE if _C_FAMILY_PATH.search(path) or path.endswith(_SLASH_COMMENT) else _HASH_LINE
     return "" if comment.match(text) else text
 
