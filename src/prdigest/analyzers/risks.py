@@ -10,7 +10,10 @@ rule starts from the vocabulary's default and may raise it). Tag ids come from
 
 from __future__ import annotations
 
+import io
+import itertools
 import re
+import tokenize
 from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -19,11 +22,12 @@ from packaging.version import InvalidVersion, Version
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.dependencies.admission import admits_every_later, upper_bounded
 from prdigest.analyzers.evidence_text import clip as _clip
+from prdigest.analyzers.evidence_text import up_to_closing_bracket
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.risk_vocabulary import SEVERITY_ORDER, RiskVocabulary, Severity, load_vocabulary
 from prdigest.analyzers.symbol_names import is_public
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
-from prdigest.diff import file_diff
+from prdigest.diff import Line, file_diff
 from prdigest.models.facts import (
     DependenciesFacts,
     DependencyChange,
@@ -68,7 +72,7 @@ _RAISE_WITH_HINT = re.compile(r"\braise\s+\w*(?:Error|Exception)\s*\(", re.I)
 # An actionable hint: how to get what is missing, not any "requires" in a message.
 _INSTALL_HINT = re.compile(
     r"pip install|conda install|apt(?:-get)? install|not installed|please install|\binstall (?:it|the)\b|"
-    r"requires? (?:the )?[\w.-]+ (?:package|library|extra)|is not available",
+    r"requires? (?:the )?[\w.-]+ (?:package|library|extra)",
     re.I,
 )
 _PLATFORM_PROBE = re.compile(
@@ -83,6 +87,8 @@ _PROBE_WORDS = ("torch.version.", "current_platform.is_", "nvidia-smi", "CUDA_",
 _HASH_LINE = re.compile(r"^\s*#")
 _C_FAMILY_PATH = re.compile(r"\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|cu|cuh|inl|ipp|tpp)$", re.I)
 _C_COMMENT_LINE = re.compile(r"^\s*(?://|/\*|\*)")
+# Other languages whose comments are C's (`//`, `/* */`).
+_SLASH_COMMENT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt", ".swift", ".scala")
 # A statement that only prints or logs the value (Python, shell, C); the value is shown, not used.
 _PRINT_ONLY = re.compile(
     r"^\s*(?:(?:print|pprint|printf|fprintf|console\.log)\s*\(|"
@@ -125,7 +131,6 @@ MIN_DUPLICATED_LITERAL = 12  # shorter quoted values ("utf-8", "cuda") repeat fo
 EVIDENCE_TEMPLATES = frozenset(
     {
         "dependency-constraint-change.change",
-        "dependency-constraint-change.added",
         "version-lock.change",
         "version-lock.added",
         "future-version-regression-risk.admits",
@@ -133,7 +138,6 @@ EVIDENCE_TEMPLATES = frozenset(
         "future-version-regression-risk.change",
         "dependency-downgrade.change",
         "dependency-upgrade.change",
-        "missing-regression-test.dependency",
         "missing-regression-test.source",
         "ci-only-change.files",
         "ci-change.files",
@@ -142,10 +146,12 @@ EVIDENCE_TEMPLATES = frozenset(
         "error-message-regression.removed-check",
         "error-message-regression.removed-raise",
         "public-api-change.removed",
+        "public-api-change.moved",
         "platform-detection-assumption.probe",
         "security-sensitive.line",
         "security-sensitive.path",
         "duplicated-logic-across-files.rewrite",
+        "duplicated-logic-across-files.pin",
         "duplicated-logic-across-files.literal",
         "variant-conflict.packages",
         "large-change.size",
@@ -229,7 +235,7 @@ def derive_risk_tags(
     found = _Collector(vocabulary or load_vocabulary())
     _dependency_rules(found, deps, tests)
     _test_and_ci_rules(found, tests)
-    _image_rules(found, pr, deps)
+    _image_rules(found, pr, files, deps)
     _code_rules(found, pr, symbols, _support_paths(files))
     _duplication_rules(found, pr, files, deps)
     _size_rules(found, pr, files)
@@ -336,11 +342,10 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
                 )
         else:
             shown: list[str] = sorted(kinds & _CONSTRAINT_KINDS)
+            # (a new requirement's kinds are "added" alone: only a changed one reaches here)
             found.add(
                 "dependency-constraint-change",
-                "dependency-constraint-change.added"
-                if change.before is None
-                else "dependency-constraint-change.change",
+                "dependency-constraint-change.change",
                 {**params, "kinds": shown},
                 f"{text} ({', '.join(shown)})",
                 severity,
@@ -380,27 +385,49 @@ def _test_and_ci_rules(found: _Collector, tests: TestsCIFacts) -> None:
         found.add("ci-change", "ci-change.files", {"paths": shown}, "CI files changed: " + ", ".join(shown))
 
 
-def _image_rules(found: _Collector, pr: PullRequest, deps: DependenciesFacts) -> None:
+def _image_rules(found: _Collector, pr: PullRequest, files: FilesFacts, deps: DependenciesFacts) -> None:
+    # a page about Dockerfiles (docs/writing-a-dockerfile.md) builds no image
+    docs = {f.path for f in files.files if f.category == "docs"}
     paths = [f.path for f in pr.files]
-    for path in paths:
-        if _DOCKER_PATH.search(path):
-            found.add("runtime-image-impact", "runtime-image-impact.image-file", {"path": path}, f"{path} changed")
-    # A requirements file counts only when a container build or script in this PR installs it:
+    images = [f for f in pr.files if _DOCKER_PATH.search(f.path) and f.path not in docs]
+    for image in images:
+        found.add(
+            "runtime-image-impact", "runtime-image-impact.image-file", {"path": image.path}, f"{image.path} changed"
+        )
+    # A requirements file counts only when a container build or script in this PR names it:
     # whether some image elsewhere in the repository does is not seen here, so it is not claimed.
-    image_texts = " ".join(
-        (f.content_after or f.patch or "") for f in pr.files if _DOCKER_PATH.search(f.path) or f.path.endswith(".sh")
-    )
+    image_texts = [
+        line
+        for f in [*images, *(f for f in pr.files if f.path.endswith(".sh"))]
+        for line in (f.content_after or f.patch or "").splitlines()
+        if not _HASH_LINE.match(line.lstrip("+- "))  # a comment names a file, it installs nothing
+    ]
     changed_requirements = {c.path for c in deps.changes if _REQUIREMENTS_PATH.search(c.path) and c.scope != "ci"}
     changed_requirements.update(p for p in paths if _REQUIREMENTS_PATH.search(p))
     for path in sorted(changed_requirements):
-        name = path.rsplit("/", 1)[-1]
-        if name in image_texts:
+        if any(_names_file(line, path) for line in image_texts):
             found.add(
                 "runtime-image-impact",
                 "runtime-image-impact.installed",
                 {"path": path},
-                f"{path} is installed by a changed image/script",
+                f"{path} is named by a changed image/script",
             )
+
+
+def _names_file(line: str, path: str) -> bool:
+    """Whether `line` names the file at `path`: its name as a whole word (not the end of
+    ``dev-requirements.txt``), and, when the word has a folder, one that is the file's own
+    (``docs/requirements.txt`` is not ``requirements.txt``; ``/app/requirements.txt`` may be,
+    an image copies files where it likes)."""
+    folder, _, name = path.rpartition("/")
+    for match in re.finditer(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line):
+        word = re.search(r"[\w./${}-]*$", line[: match.start()])
+        prefix = (word.group(0) if word else "").rstrip("/")
+        if prefix in ("", ".") or "$" in prefix or (prefix.startswith("/") and not folder):
+            return True  # no folder, one a variable holds, or an absolute one the image chose
+        if folder and (prefix == folder or prefix.endswith(f"/{folder}")):
+            return True
+    return False
 
 
 # Categories of files that show, test or explain the code rather than being it.
@@ -423,11 +450,17 @@ def _support_paths(files: FilesFacts) -> set[str]:
 
 
 def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, support: set[str]) -> None:
+    # Where the PR defines each name anew: a name removed from one file and added to another moved.
+    added_in: dict[tuple[str, str], list[str]] = {}
+    for symbol in symbols.symbols:
+        if symbol.change == "added":
+            added_in.setdefault((symbol.name, symbol.kind), []).append(symbol.path)
     for symbol in symbols.symbols:
         if symbol.path in support:
             continue
         last = symbol.name.rsplit(".", 1)[-1]
-        if symbol.change == "removed" and _CHECK_NAME.match(last):
+        moved_to = [p for p in added_in.get((symbol.name, symbol.kind), ()) if p != symbol.path]
+        if symbol.change == "removed" and _CHECK_NAME.match(last) and not moved_to:
             found.add(
                 "error-message-regression",
                 "error-message-regression.removed-check",
@@ -437,7 +470,15 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
         is_test = "test" in symbol.path.lower().rsplit("/", 1)[-1] or "/tests/" in f"/{symbol.path}"
         # Dunders too are left out: a removed `__init__` is told by its class or its signature.
         public = is_public(symbol.name, symbol.kind, symbol.language, symbol.exported) and not last.startswith("_")
-        if symbol.change == "removed" and public and not is_test:
+        if symbol.change == "removed" and public and not is_test and moved_to:
+            # still a change for whoever imports it from the old place, but no removal
+            found.add(
+                "public-api-change",
+                "public-api-change.moved",
+                {"path": symbol.path, "symbol": symbol.name, "symbol_kind": symbol.kind, "to": moved_to[0]},
+                f"{symbol.path}: {symbol.kind} {symbol.name} moved to {moved_to[0]}",
+            )
+        elif symbol.change == "removed" and public and not is_test:
             found.add(
                 "public-api-change",
                 "public-api-change.removed",
@@ -462,8 +503,9 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
             where = f"{change.path}:{line.number}" if line.number else change.path
             code = _clip(line.text)
             if line.kind == "-":
-                # The hint is often on the lines after `raise X(`: read the removed block.
-                block = " ".join(x.text for x in lines[index : index + 4] if x.kind == "-")
+                # The hint is often on the lines after `raise X(`: read the removed statement,
+                # up to its closing bracket (a hint in the next statement is not this error's).
+                block = _statement(lines, index)
                 removed_raise = _RAISE_WITH_HINT.search(line.text) and _INSTALL_HINT.search(block)
                 if removed_raise and line.text.strip() not in added_text:
                     found.add(
@@ -480,7 +522,7 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
                     {"where": where, "code": code},
                     f"{where}: `{code}`",
                 )
-            if sensitive and _SECURITY_LINE.search(line.text):
+            if sensitive and _SECURITY_LINE.search(_without_comment(change.path, line.text)):
                 found.add(
                     "security-sensitive",
                     "security-sensitive.line",
@@ -497,14 +539,57 @@ def _code_rules(found: _Collector, pr: PullRequest, symbols: SymbolsFacts, suppo
             )
 
 
+def _statement(lines: list[Line], index: int) -> str:
+    """The removed lines from `index` on that close the brackets its first line opens."""
+    removed = itertools.takewhile(lambda line: line.kind == "-", lines[index:])
+    return " ".join(up_to_closing_bracket(line.text for line in removed))
+
+
 def _decides_on_probe(path: str, text: str) -> bool:
     """False for a platform probe that cannot steer anything at run time: a compile-time
-    guard or comment, or a line that only prints/logs the probed value."""
+    guard or comment, a line that only prints/logs the probed value, or (Python) one that
+    names the probe only in the message of a `raise` or `assert`."""
     if _HASH_LINE.match(text):
         return False
     if _C_FAMILY_PATH.search(path) and _C_COMMENT_LINE.match(text):
         return False
+    if path.endswith(".py"):
+        code, strings = _python_parts(text, strings=True)
+        if not _PLATFORM_PROBE.search(code):
+            message_only = code.split(maxsplit=1)[:1] in (["raise"], ["assert"])
+            if message_only or not _PLATFORM_PROBE.search(" ".join(strings)):
+                return False
     return not (_PRINT_ONLY.match(text) and not _CHAINED.search(text))
+
+
+def _python_parts(text: str, *, strings: bool) -> tuple[str, list[str]]:
+    """A Python line read by its tokens: the code with its comment blanked (and, with
+    `strings`, its plain string literals, which are returned apart; an f-string's fields are
+    code, so an f-string stays in the code)."""
+    code = list(text)
+    literals: list[str] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.start[0] != 1:
+                break
+            prefix = token.string.split("'")[0].split('"')[0].lower()
+            plain = strings and token.type == tokenize.STRING and "f" not in prefix
+            if plain or token.type == tokenize.COMMENT:
+                end = token.end[1] if token.end[0] == 1 else len(text)
+                if plain:
+                    literals.append(token.string)
+                code[token.start[1] : end] = " " * (end - token.start[1])
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass  # a line cut from its statement (an open bracket): the tokens read so far stand
+    return "".join(code), literals
+
+
+def _without_comment(path: str, text: str) -> str:
+    """`text` without its comment: a line that only mentions a password explains, it holds none."""
+    if path.endswith(".py"):
+        return _python_parts(text, strings=False)[0]
+    comment = _C_COMMENT_LINE if _C_FAMILY_PATH.search(path) or path.endswith(_SLASH_COMMENT) else _HASH_LINE
+    return "" if comment.match(text) else text
 
 
 def _duplication_rules(found: _Collector, pr: PullRequest, files: FilesFacts, deps: DependenciesFacts) -> None:
@@ -515,6 +600,13 @@ def _duplication_rules(found: _Collector, pr: PullRequest, files: FilesFacts, de
             found.add(
                 "duplicated-logic-across-files",
                 "duplicated-logic-across-files.rewrite",
+                params,
+                f"{where}: {finding.detail}",
+            )
+        elif finding.kind == "duplicated-pin":
+            found.add(
+                "duplicated-logic-across-files",
+                "duplicated-logic-across-files.pin",
                 params,
                 f"{where}: {finding.detail}",
             )
@@ -603,7 +695,9 @@ def _revert_rules(found: _Collector, pr: PullRequest, refs: ReferencesFacts) -> 
         )
     for sha in refs.reverted_commits:
         found.add("revert", "revert.commit", {"sha": sha[:12]}, f"reverts commit {sha[:12]}")
-    if not reverted and not refs.reverted_commits and pr.title.lower().startswith("revert"):
+    # the title's first word, not its first letters: "Reverting is now one click" reverts nothing
+    first = pr.title.split(maxsplit=1)[0].strip("[](){}:\"'").lower() if pr.title.strip() else ""
+    if not reverted and not refs.reverted_commits and first in ("revert", "reverts", "reverted"):
         found.add("revert", "revert.title", {"title": _clip(pr.title)}, f"title: {_clip(pr.title)}")
 
 

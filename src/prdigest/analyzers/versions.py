@@ -65,15 +65,22 @@ FACTS_SCHEMA = 2
 # symbols v11: a changed regex widens or narrows by what the two patterns match (sampled), not
 # by their length. symbols v12: a function's calls made as statements (a call removed from a
 # constructor), a shell script's commands in order, a CI file's steps that now run another command.
+# risks v11 / dependencies v7: no template that can contradict its line (a moved name is moved, a
+# probe in a message or comment probes nothing, a comment holds no secret, a pin written twice is
+# a pin (`duplicated-pin`), an image names a requirements file by its path, "Reverting ..." is no
+# revert title). symbols v13: a guard is replaced by a check only where the check's branches
+# import its module; an import re-indented into a block of its `try` is still guarded; an
+# assertion re-spaced or re-wrapped is neither removed nor added; a call moved into an
+# expression (`ok = check(x)`) is still made; a CI step only renamed is neither added nor removed.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "13",
-    "dependencies": "6",
-    "symbols": "12",
+    "dependencies": "7",
+    "symbols": "13",
     "references": "11",
     "discussion": "3",
-    "risks": "10",
+    "risks": "11",
     "verdict": "16",
 }
 

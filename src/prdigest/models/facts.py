@@ -220,7 +220,7 @@ class DependencyChange(_Fact):
 class DependencyFinding(_Fact):
     # unread-format: a manifest of another ecosystem (go.mod, package.json, ...) changed; its
     # declarations are not read, so nothing is said of what it changes
-    kind: Literal["variant-conflict", "duplicated-rewrite", "unparsable", "unread-format"]
+    kind: Literal["variant-conflict", "duplicated-rewrite", "duplicated-pin", "unparsable", "unread-format"]
     detail: str
     paths: list[str] = Field(default_factory=new_list)
     packages: list[str] = Field(default_factory=new_list)

@@ -279,7 +279,7 @@ def test_same_pin_in_two_files_is_reported(make_pr: MakePR, analyze: Analyze) ->
         FileChange(path="requirements/common.txt", patch=req_patch),
         FileChange(path="docker/Dockerfile.cpu", patch=DOCKER_PATCH),
     )
-    findings = [f for f in analyze(pr).dependencies.findings if f.kind == "duplicated-rewrite"]
+    findings = [f for f in analyze(pr).dependencies.findings if f.kind == "duplicated-pin"]
     assert len(findings) == 1
     assert findings[0].packages == ["foo"]
     assert set(findings[0].paths) == {"requirements/common.txt", "docker/Dockerfile.cpu"}

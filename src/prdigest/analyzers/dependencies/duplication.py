@@ -66,7 +66,7 @@ def duplicated_pins(changes: list[DependencyChange]) -> list[DependencyFinding]:
             where[(change.package, pin)].append(change.path)
     return [
         DependencyFinding(
-            kind="duplicated-rewrite",
+            kind="duplicated-pin",
             detail=(
                 f"the same pin {package}=={pin} is written in {len(paths)} files "
                 f"({', '.join(paths)}); the copies can drift apart"

@@ -226,10 +226,11 @@ def ci_edits(change: FileChange) -> list[CodeEdit]:
                 count=len(steps),
             )
         )
+    renamed = _renamed(before, after)
     for kind, side, other in (("ci-step-added", after, before), ("ci-step-removed", before, after)):
         by_job: dict[str, list[_Step]] = {}
         for key, step in side.steps.items():
-            if key not in other.steps:
+            if key not in other.steps and key not in renamed:
                 by_job.setdefault(step.job, []).append(step)
         for job, steps in by_job.items():
             source = text if kind == "ci-step-added" else change.content_before
@@ -264,6 +265,20 @@ def ci_edits(change: FileChange) -> list[CodeEdit]:
         params = {"name": name, "added": added_text, "removed": removed_text, "jobs": _names([j for j in jobs if j])}
         edits.append(CodeEdit(kind="constant-items-changed", path=path, params=params, count=len(jobs)))
     return edits
+
+
+def _renamed(before: _Reader, after: _Reader) -> set[tuple[str, str]]:
+    """The keys of steps only renamed: a step gone from a job and one new in it that runs the
+    same command are one step under a new name, neither added nor removed."""
+    gone = [key for key in before.steps if key not in after.steps]
+    pairs: set[tuple[str, str]] = set()
+    for key, step in after.steps.items():
+        if key in before.steps or not step.run:
+            continue
+        match = next((g for g in gone if g not in pairs and g[0] == key[0] and before.steps[g].run == step.run), None)
+        if match is not None:
+            pairs.update((key, match))
+    return pairs
 
 
 def _short_key(dotted: str, job: str) -> str:

@@ -15,18 +15,20 @@ guesses intent: each edit is a difference between the two sides.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.rewrites import rewrites_in_line
+from prdigest.analyzers.evidence_text import up_to_closing_bracket
 from prdigest.analyzers.regex_direction import regex_direction
 from prdigest.analyzers.symbol_names import has_private_part
 from prdigest.analyzers.symbols.changed_lines import changed_lines
 from prdigest.analyzers.symbols.ci_steps import ci_edits, is_ci_yaml
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
-from prdigest.analyzers.symbols.py_outline import Outline
+from prdigest.analyzers.symbols.py_outline import Outline, called_anywhere, imports_under
 from prdigest.analyzers.symbols.py_pieces import PYTHON
 from prdigest.analyzers.symbols.shell_steps import shell_edits
 from prdigest.analyzers.symbols.tree_calls import SideCalls
@@ -52,6 +54,8 @@ _ASSERT_LINE = re.compile(
     r"TORCH_CHECK\s*\(|TORCH_INTERNAL_ASSERT\s*\(|CHECK(?:_[A-Z]+)?\s*\(|console\.assert\s*\(|assert\s*\()"
 )
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
+# A quoted string (kept as written) or a run of spacing (dropped) in a line of code.
+_SPACING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\s+")
 
 
 @dataclass
@@ -87,11 +91,12 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     """Edits of a Python file from its two outlines; False when they are not both known."""
     if change.content_before is None or change.content_after is None:
         return False
-    before, after = PYTHON.outline(change.content_before), PYTHON.outline(change.content_after)
+    before_text, after_text = change.content_before, change.content_after
+    before, after = PYTHON.outline(before_text), PYTHON.outline(after_text)
     if before is None or after is None:
         return False
     path = change.path
-    _guard_edits(path, before, after, found)
+    _guard_edits(path, before, after, found, change.content_after)
     _constant_edits(path, before, after, found)
     old, new = before.functions(), after.functions()
     applied: dict[str, list[str]] = {}
@@ -143,7 +148,7 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
         found.edits.append(
             CodeEdit(kind="default-changed", path=path, symbol=name, line=line, params=params, count=len(places))
         )
-    _call_edits(path, call_changes, found)
+    _call_edits(path, call_changes, found, lambda: called_anywhere(before_text), lambda: called_anywhere(after_text))
     for kind, table in (("decorator-applied", applied), ("decorator-removed", dropped)):
         for decorator, names in table.items():
             first = (new.get(names[0]) or old[names[0]])[0]
@@ -159,15 +164,31 @@ def _python_edits(change: FileChange, found: _Found) -> bool:
     return True
 
 
-def _call_edits(path: str, changes: Sequence[tuple[str, int, Sequence[str], Sequence[str]]], found: _Found) -> None:
-    """Per (function, line, old calls, new calls): the calls it no longer makes and those it
-    now makes, one edit for the functions that gained or lost the same calls."""
+def _call_edits(
+    path: str,
+    changes: Sequence[tuple[str, int, Sequence[str], Sequence[str]]],
+    found: _Found,
+    old_anywhere: Callable[[], Mapping[str, set[str]]],
+    new_anywhere: Callable[[], Mapping[str, set[str]]],
+) -> None:
+    """Per (function, line, old calls, new calls): the statement calls it no longer makes and
+    those it now makes, one edit for the functions that gained or lost the same calls. A call
+    that went from a statement into an expression (``check(x)`` to ``ok = check(x)``) is still
+    made: `old_anywhere` and `new_anywhere` (read only when needed) give every callee of each
+    function on either side."""
     # (kind, callees) -> the functions that gained or lost those calls
     grouped: dict[tuple[str, tuple[str, ...]], list[tuple[str, int]]] = {}
+    read: dict[str, Mapping[str, set[str]]] = {}
+
+    def anywhere(side: str, name: str) -> set[str]:
+        if side not in read:
+            read[side] = old_anywhere() if side == "old" else new_anywhere()
+        return read[side].get(name, set())
+
     for name, line, old, new in changes:
         for kind, gone_or_new in (
-            ("call-removed", _absent(_effect_calls(old), new)),
-            ("call-added", _absent(_effect_calls(new), old)),
+            ("call-removed", [c for c in _absent(_effect_calls(old), new) if c not in anywhere("new", name)]),
+            ("call-added", [c for c in _absent(_effect_calls(new), old) if c not in anywhere("old", name)]),
         ):
             if gone_or_new:
                 grouped.setdefault((kind, tuple(_clip(c + "()") for c in gone_or_new)), []).append((name, line))
@@ -205,7 +226,7 @@ def _tree_call_edits(change: FileChange, grammar_key: str, found: _Found) -> Non
         old_calls = old[name][1] if name in old else ()
         if old_calls != new_calls:
             changes.append((name, line, old_calls, new_calls))
-    _call_edits(change.path, changes, found)
+    _call_edits(change.path, changes, found, lambda: before.anywhere, lambda: after.anywhere)
 
 
 def _effect_calls(callees: Sequence[str]) -> list[str]:
@@ -248,17 +269,27 @@ def _absent(names: Sequence[str], other: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(name for name in names if name not in other))
 
 
-def _guard_edits(path: str, before: Outline, after: Outline, found: _Found) -> None:
+def _guard_edits(path: str, before: Outline, after: Outline, found: _Found, text_after: str) -> None:
     old_guards, new_guards = before.guards(), after.guards()
     old_checks, new_checks = before.checks(), after.checks()
     added_checks = [(test, line) for test, line in new_checks.items() if test not in old_checks]
-    for module, line in old_guards.items():
-        if module in new_guards:
-            continue
-        if added_checks:
-            test, check_line = added_checks[0]
+    gone = [(module, line) for module, line in old_guards.items() if module not in new_guards]
+    # A guard is replaced by a check only where the check's branches import its module; a
+    # check elsewhere in the file next to an import made unconditional replaces nothing.
+    imported = _imported_by_checks(text_after, {test for test, _ in added_checks}) if gone and added_checks else {}
+    for module, line in gone:
+        match = next(
+            (
+                (test, check_line)
+                for test, check_line in added_checks
+                if any(m == module or m.startswith(f"{module}.") for m in imported.get(test, ()))
+            ),
+            None,
+        )
+        if match is not None:
+            test, check_line = match
             found.add("import-guard-to-platform-check", path, line=check_line, module=module, check=_clip(test))
-            added_checks = added_checks[1:]
+            added_checks.remove(match)
         else:
             found.add("import-guard-removed", path, line=line, module=module)
     for module, line in new_guards.items():
@@ -266,6 +297,22 @@ def _guard_edits(path: str, before: Outline, after: Outline, found: _Found) -> N
             found.add("import-guard-added", path, line=line, module=module)
     for test, line in added_checks:
         found.add("platform-check-added", path, line=line, check=_clip(test))
+
+
+def _imported_by_checks(text: str, tests: set[str]) -> dict[str, set[str]]:
+    """For each `if` of `text` whose test (as `ast.unparse` writes it) is in `tests`: the
+    modules its branches import."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (test := ast.unparse(node.test)) in tests:
+            for statement in imports_under([*node.body, *node.orelse]):
+                names = [a.name for a in statement.names] if isinstance(statement, ast.Import) else [statement.module]
+                found.setdefault(test, set()).update(n for n in names if n)
+    return found
 
 
 def _constant_edits(path: str, before: Outline, after: Outline, found: _Found) -> None:
@@ -327,14 +374,29 @@ def _line_edits(change: FileChange, found: _Found, python_done: bool) -> None:
         _rewrite_edits(change.path, removed, added, found)
         if python_done:
             continue  # the syntax trees already told assertions apart
-        added_text = {line.text.strip() for line in added}
-        removed_text = {line.text.strip() for line in removed}
-        for line in removed:
-            if _ASSERT_LINE.match(line.text) and line.text.strip() not in added_text:
+        # An assertion is its whole statement without spacing: one only re-spaced or re-wrapped
+        # (`TORCH_CHECK(x>0,` + `"m");` for `TORCH_CHECK(x > 0, "m");`) is neither removed nor added.
+        old_asserts, new_asserts = _assertions(hunk.lines, "-"), _assertions(hunk.lines, "+")
+        old_texts, new_texts = {text for _, text in old_asserts}, {text for _, text in new_asserts}
+        for line, text in old_asserts:
+            if text not in new_texts:
                 found.add("assertion-removed", change.path, line=line.old_line, code=_clip(line.text))
-        for line in added:
-            if _ASSERT_LINE.match(line.text) and line.text.strip() not in removed_text:
+        for line, text in new_asserts:
+            if text not in old_texts:
                 found.add("assertion-added", change.path, line=line.new_line, code=_clip(line.text))
+
+
+def _assertions(lines: Sequence[Line], kind: str) -> list[tuple[Line, str]]:
+    """The assertions starting on the hunk's `kind` lines, each with its statement (that line and
+    the lines of its side after it, up to its closing bracket) without spacing outside strings."""
+    side = [line for line in lines if line.kind in (kind, " ")]
+    found: list[tuple[Line, str]] = []
+    for index, line in enumerate(side):
+        if line.kind != kind or not _ASSERT_LINE.match(line.text):
+            continue
+        statement = " ".join(up_to_closing_bracket(part.text for part in side[index:]))
+        found.append((line, _SPACING.sub(lambda m: "" if m.group(0).isspace() else m.group(0), statement)))
+    return found
 
 
 def _rewrite_edits(path: str, removed: Sequence[Line], added: Sequence[Line], found: _Found) -> None:

@@ -268,6 +268,36 @@ def _functions(body: list[ast.stmt], first: int) -> tuple[tuple[str, FunctionOut
     return tuple(found.items())
 
 
+def called_anywhere(text: str) -> dict[str, set[str]]:
+    """Per function of `text` (named as `Outline.functions` names them): every callee it calls,
+    in a statement or inside an expression (``ok = check(x)``), not in functions it defines."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[str, set[str]] = {}
+
+    def visit(statements: list[ast.stmt], prefix: str) -> None:
+        for node in statements:
+            if isinstance(node, _FUNCTION):
+                name = f"{prefix}{node.name}"
+                callees = found.setdefault(name, set())
+                stack: list[ast.AST] = [*node.body]
+                while stack:
+                    child = stack.pop()
+                    if isinstance(child, _FUNCTION | ast.ClassDef | ast.Lambda):
+                        continue
+                    if isinstance(child, ast.Call):
+                        callees.add(unparsed(child.func))
+                    stack.extend(ast.iter_child_nodes(child))
+                visit(node.body, name + ".")
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(tree.body, "")
+    return found
+
+
 def _literal(node: ast.expr) -> object:
     try:
         return ast.literal_eval(node)
@@ -355,6 +385,20 @@ _NAME = re.compile(r"\bname\b")
 _ADJACENT_STRINGS = re.compile(r"['\"]\s*(?:#[^\n]*\s*)*[rRbBuUfF]{0,2}['\"]")
 
 
+def imports_under(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a ``try`` body runs, also inside its blocks (``with warnings.catch_warnings():``
+    around the import still guards it), not those of functions or classes it defines."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.stmt) and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stack.extend(reversed([c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt)]))
+    return found
+
+
 def _guards_and_checks(
     body: list[ast.stmt], first: int, lines: _Lines
 ) -> tuple[tuple[tuple[int, int, str, int], ...], tuple[tuple[int, int, str, int], ...]]:
@@ -376,7 +420,7 @@ def _guards_and_checks(
             if isinstance(node, ast.Try):
                 caught = {name for h in node.handlers for name in handler_names(h)}
                 if caught & IMPORT_ERRORS:
-                    for statement in node.body:
+                    for statement in imports_under(node.body):
                         if isinstance(statement, ast.Import):
                             for alias in statement.names:
                                 guards.append((depth, order, alias.name, node.lineno - first))

@@ -57,6 +57,11 @@ def _callee(statement: tree_sitter.Node, source: bytes) -> str | None:
         call = call.named_children[0]
     if call is None or call.type not in _CALLS:
         return None
+    return _called(call, source)
+
+
+def _called(call: tree_sitter.Node, source: bytes) -> str | None:
+    """The callee of a call expression, as `_callee` names it."""
     function = call.child_by_field_name("function")
     if function is None:
         return None
@@ -80,6 +85,8 @@ class SideCalls:
         self.source = encode_source(text) if len(text) <= MAX_SOURCE_CHARS else b""
         self.tree: tree_sitter.Tree | None = None
         self.definitions: list[Definition] = []
+        # Per definition read by `calls`: every callee it calls, in a statement or an expression.
+        self.anywhere: dict[str, set[str]] = {}
         if not self.source:
             return
         # The symbol analyzer has just parsed these contents: its cached tree is reused (and
@@ -113,6 +120,10 @@ class SideCalls:
             if not any(first <= end and last >= start for start, end in spans):
                 continue  # outside every wanted definition
             line = first + 1
+            if node.type in _CALLS and (called := _called(node, self.source)) is not None:
+                owner = _innermost(wanted, line)
+                if owner is not None:
+                    self.anywhere.setdefault(owner.name, set()).add(called)
             if node.type in _STATEMENTS:
                 callee = _callee(node, self.source)
                 owner = _innermost(wanted, line) if callee is not None else None

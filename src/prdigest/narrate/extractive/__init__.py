@@ -35,7 +35,9 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v19: a source file's own tests (Rust `mod tests`) are not what a one-liner tells
 # v20: nor what its implementation steps list (they are the verification step's); a PR whose
 #      complete file list is empty says so instead of repeating its (English) title
-EXTRACTIVE_VERSION = "extractive-v24"
+# v23: one-liners lead with the title's intent; v24: motivation in own words, one quote (#26)
+# v25: a pin written in two files is told as a pin, not a rewrite (risk sentences reworded, #26)
+EXTRACTIVE_VERSION = "extractive-v25"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

@@ -80,10 +80,12 @@ def _changes(file: FileFact, facts: Facts, ph: Phrases) -> tuple[list[str], bool
         shown = [short_dependency(c, ph) for c in deps[:limit]]
         parts.append(ph.say("files", "dependency", changes=join_more(shown, len(deps) - limit, ph)))
     for finding in facts.dependencies.findings:
-        if file.path in finding.paths and finding.kind == "duplicated-rewrite":
+        if file.path in finding.paths and finding.kind in ("duplicated-rewrite", "duplicated-pin"):
             others = ph.join([ph.code(p) for p in finding.paths if p != file.path])
             packages = ph.join(finding.packages) or ph.say("files", "same_logic")
-            parts.append(ph.say("files", "finding", others=others, packages=packages))
+            # a pin written twice is no rewrite: each is told as what it is
+            key = "finding" if finding.kind == "duplicated-rewrite" else "pin_finding"
+            parts.append(ph.say("files", key, others=others, packages=packages))
     for tag in facts.risks.tags:
         for item in tag.items:
             paths = item.params.get("paths", [])
