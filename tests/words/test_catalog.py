@@ -95,6 +95,17 @@ def test_language_properties_drive_typography() -> None:
     assert zh.sentence("a change") == "a change。"
 
 
+def test_a_templates_space_goes_between_chinese_on_both_sides() -> None:
+    zh = phrases("zh")
+    # "修改 {files} 中的…": the spaces are for a Latin value, not for a count in Chinese.
+    assert zh.say("gist", "comments", files="`a`") == "修改 `a` 中的注释、文档字符串或格式"
+    assert (
+        zh.say("gist", "comments", files="`a`、`b` 等 3 个文件")
+        == "修改 `a`、`b` 等 3 个文件中的注释、文档字符串或格式"
+    )
+    assert zh.say("gist", "comments", files="新文件") == "修改新文件中的注释、文档字符串或格式"
+
+
 def test_the_wheel_carries_the_words() -> None:
     # Package data: hatch ships every file under src/prdigest, so the folders are read through importlib.
     root = resources.files("prdigest.words")

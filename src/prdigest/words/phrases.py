@@ -80,6 +80,10 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
     out: list[str] = []
     tail = ""  # the last character of what ``out`` holds
     for literal, field, spec, conversion in _parsed(template):
+        # The template's own space around a placeholder is for a Latin value: between Chinese
+        # on both sides ("等 3 个文件 中的") it goes.
+        if out and literal[:1] == " " and _is_cjk(tail) and _is_cjk(literal[1:2]):
+            literal = literal[1:]
         if out and literal and _is_latin(tail) and _is_cjk(literal[0]):
             out.append(" ")
             tail = " "
@@ -92,6 +96,8 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
         if conversion is not None:
             value = _FORMATTER.convert_field(value, conversion)
         text = format(value, spec or "")
+        if text and _is_cjk(text[0]) and out and out[-1][-2:-1] and out[-1][-1] == " " and _is_cjk(out[-1][-2]):
+            out[-1] = out[-1][:-1]
         if text and tail and _is_cjk(tail) and _is_latin(text[0]):
             out.append(" ")
         out.append(text)
