@@ -98,6 +98,7 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
         text = format(value, spec or "")
         if text and _is_cjk(text[0]) and out and out[-1][-2:-1] and out[-1][-1] == " " and _is_cjk(out[-1][-2]):
             out[-1] = out[-1][:-1]
+            tail = out[-1][-1]
         if text and tail and _is_cjk(tail) and _is_latin(text[0]):
             out.append(" ")
         out.append(text)

@@ -28,7 +28,8 @@ _FIX_BODY = (
     "Fixes #7.\n\n"
     "Parsing an empty document crashed the reader with an IndexError.\n"
     "The reader crashed because `first` indexed an empty list.\n"
-    "Also tidies a docstring.\n"
+    "Also tidies a docstring.\n\n"
+    "The first parser came with #1.\n"
 )
 _BOT_BODY = """Bumps requests from 2.31 to 2.32.
 
@@ -68,6 +69,8 @@ def test_a_fix_says_its_problem_and_the_code_at_fault_in_its_own_words(store: St
     assert zh.startswith("它要解决的问题是崩溃，见 #7。"), zh
     assert "出问题的代码由 #10 写入" in zh
     assert "#7（" not in zh  # said once: not cited again
+    assert "#1（" in zh  # a number that only begins one the own words name is still cited
+    assert "#1 (" in en
 
 
 @pytest.mark.parametrize(("lang", "open_quote"), [("en", "“"), ("zh", "「")])

@@ -13,7 +13,7 @@ from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
-from prdigest.models.facts import DependencyChange, Facts, FileFact
+from prdigest.models.facts import DependencyChange, Facts, FileFact, Reference
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
@@ -68,8 +68,14 @@ def action(title: str) -> str:
 
 def is_revert_gist(pr: PullRequest, facts: Facts) -> bool:
     """Whether the one-liner is "Reverts #N": it says the whole purpose, no intent before it."""
+    return _the_reverted(pr, facts) is not None or _REVERTED_TITLE.match(pr.title) is not None
+
+
+def _the_reverted(pr: PullRequest, facts: Facts) -> Reference | None:
+    """What the PR reverts when it is the revert (not a merge of many commits, one of which
+    reverts: its gist is the rest of the change)."""
     reverted = [ref for ref in facts.references.references if ref.relation == "reverts"]
-    return (bool(reverted) and is_the_revert(pr, reverted)) or _REVERTED_TITLE.match(pr.title) is not None
+    return reverted[0] if reverted and is_the_revert(pr, reverted) else None
 
 
 def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
@@ -203,10 +209,8 @@ def _dependencies_and_bookkeeping(facts: Facts) -> bool:
 
 
 def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
-    reverted = [ref for ref in facts.references.references if ref.relation == "reverts"]
-    # A merge of many commits, one of which reverts: its gist is the rest of the change.
-    if reverted and is_the_revert(pr, reverted):
-        ref = reverted[0]
+    ref = _the_reverted(pr, facts)
+    if ref is not None:
         same = ref.repository.lower() == pr.repository.lower()
         return ph.say("gist", "revert", ref=f"#{ref.number}" if same else f"{ref.repository}#{ref.number}")
     match = _REVERTED_TITLE.match(pr.title)

@@ -28,7 +28,6 @@ from prdigest.words import Phrases
 _CITED_WHERE = ("title", "body", "closing-issue")
 # "[Release notes](https://…)": a link a bot lists, no reason.
 _CAUSE = re.compile(r"\b(?:because|root cause|caused by|due to)\b|因为|由于|导致", re.IGNORECASE)
-_CITED_TARGET = re.compile(r"[\w./-]*#\d+")
 _LINK_ONLY = re.compile(r"^\W*\[[^\]]*\]\([^)]*\)\W*$")
 # A brief says why in at most two sentences: what the facts know first, then the quote.
 MAX_PARTS = {"full": 6, "brief": 2}
@@ -50,8 +49,7 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     # The one quote is the evidence of why: a sentence that gives the cause, when one does.
     causes = [s for s in others if _CAUSE.search(s)]
     quoted = [shorten(s, MAX_QUOTE) for s in key_sentences(causes or others, 1)]
-    parts = own_words(pr, facts, ph)
-    told = " ".join(parts)
+    parts, named = own_words(pr, facts, ph)
     if quoted:
         parts.append(ph.say("motivation", "body_says", quotes=ph.quotes(quoted)))
     else:
@@ -69,20 +67,21 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
             parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
         else:
             parts.append(ph.say("motivation", "no_points"))
-    # A reference the own words named already is not cited again.
-    cited = [ref for ref in cited_references(facts, ph) if _target(ref) not in told]
+    # A reference the own words named already is not cited again, nor closed.
+    cited = [(target, text) for target, text in cited_references(facts, ph) if target not in named]
     if cited:
-        parts.append(ph.say("motivation", "cites", refs=ph.join(cited)))
-    closing = [f"#{n}" for n in pr.closing_issues if f"#{n}" not in " ".join(cited)]
+        parts.append(ph.say("motivation", "cites", refs=ph.join([text for _, text in cited])))
+    named |= {target for target, _ in cited}
+    closing = [f"#{n}" for n in pr.closing_issues if f"#{n}" not in named]
     if closing:
         parts.append(ph.say("motivation", "closes", refs=ph.join(closing)))
     return ph.sentences(parts[: MAX_PARTS[length]])
 
 
-def own_words(pr: PullRequest, facts: Facts, ph: Phrases) -> list[str]:
-    """What the facts know of why, as sentences in the report's language: the class of bug
-    fixed and the issues it was reported in, the PR that wrote the code at fault (git blame),
-    the change brought back, the PRs followed up."""
+def own_words(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[list[str], set[str]]:
+    """What the facts know of why, as sentences in the report's language (the class of bug
+    fixed and the issues it was reported in, the PR that wrote the code at fault by git blame,
+    the change brought back, the PRs followed up), and the references (``#12``) they name."""
     parts: list[str] = []
     kinds = fixed_kinds(facts)
     refs = fixed_refs(pr, facts)[:MAX_OWN_REFS]
@@ -92,30 +91,28 @@ def own_words(pr: PullRequest, facts: Facts, ph: Phrases) -> list[str]:
         parts.append(ph.say("motivation", "problem_kind_refs" if refs else "problem_kind", kind=kind, refs=shown))
     elif refs:
         parts.append(ph.say("motivation", "problem_refs", refs=shown))
+    causes: list[str] = []
     for cause in facts.lineage.root_cause_in[:1]:
+        ref = f"#{cause.number}"
+        causes.append(ref)
         if cause.days_between:
-            parts.append(ph.say("motivation", "cause_blame", ref=f"#{cause.number}", days=cause.days_between))
+            parts.append(ph.say("motivation", "cause_blame", ref=ref, days=cause.days_between))
         else:
-            parts.append(ph.say("motivation", "cause_blame_undated", ref=f"#{cause.number}"))
+            parts.append(ph.say("motivation", "cause_blame_undated", ref=ref))
     restored = [f"#{r.number}" for r in facts.references.references if r.relation == "restores"][:MAX_OWN_REFS]
     if restored:
         parts.append(ph.say("motivation", "brings_back", refs=ph.join(restored)))
     followed = [f"#{f.number}" for f in facts.lineage.follows_up][:MAX_OWN_REFS]
     if followed:
         parts.append(ph.say("motivation", "follows_up", refs=ph.join(followed)))
-    return parts
+    return parts, {*refs, *causes, *restored, *followed}
 
 
-def _target(cited: str) -> str:
-    """``#12`` of ``#12 (fixes)`` / ``#12（修复）``."""
-    match = _CITED_TARGET.match(cited)
-    return match.group() if match else cited
-
-
-def cited_references(facts: Facts, ph: Phrases) -> list[str]:
-    """``#43530 (mentions)`` for each PR/issue the title or body cites, first mention first."""
+def cited_references(facts: Facts, ph: Phrases) -> list[tuple[str, str]]:
+    """``("#43530", "#43530 (mentions)")`` for each PR/issue the title or body cites, first
+    mention first: the target and how it is cited."""
     seen: set[tuple[str, int]] = set()
-    cited: list[str] = []
+    cited: list[tuple[str, str]] = []
     for ref in facts.references.references:
         key = (ref.repository.lower(), ref.number)
         if ref.where not in _CITED_WHERE or key in seen:
@@ -123,5 +120,6 @@ def cited_references(facts: Facts, ph: Phrases) -> list[str]:
         seen.add(key)
         same_repo = ref.repository.lower() == facts.repository.lower()
         target = f"#{ref.number}" if same_repo else f"{ref.repository}#{ref.number}"
-        cited.append(ph.say("motivation", "ref_with_relation", ref=target, relation=ph.labels.relation(ref.relation)))
+        text = ph.say("motivation", "ref_with_relation", ref=target, relation=ph.labels.relation(ref.relation))
+        cited.append((target, text))
     return cited
