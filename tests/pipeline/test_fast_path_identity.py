@@ -14,6 +14,7 @@ from prdigest.analyzers.registry import run_all
 from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.demo.synthetic import write_synthetic_history
 from prdigest.pipeline.analyze import analyze_stored, default_registry, facts_cache_key
+from prdigest.pipeline.lineage import link_repository
 from prdigest.pipeline.worker_pool import MIN_PARALLEL, worker_count
 from prdigest.store.facts_store import FactsRow, all_links, analysis_states, get_facts, save_facts, save_facts_rows
 from prdigest.store.read_models import facets_by_repository
@@ -35,21 +36,27 @@ def synced_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _copy(db: Path, tmp_path: Path) -> Store:
-    target = tmp_path / "copy.db"
+def _copy(db: Path, tmp_path: Path, name: str = "copy.db") -> Store:
+    target = tmp_path / name
     target.write_bytes(db.read_bytes())
     return Store.open(f"sqlite:///{target}")
 
 
-def _reference(store: Store) -> dict[tuple[str, int], str]:
-    """Facts JSON per PR from run_all, newest first and with no parse kept between PRs."""
+def _reference(db: Path, tmp_path: Path) -> dict[tuple[str, int], str]:
+    """Facts JSON per PR on the plain path: run_all one PR at a time, newest first and with
+    no parse kept between PRs, each saved alone, then the cross-PR pass (it may link the
+    synthetic PRs, which name each other)."""
     registry = default_registry()
-    found: dict[tuple[str, int], str] = {}
-    for pr in sorted(store.iter_prs(), key=lambda p: -p.number):
+    with _copy(db, tmp_path, "reference.db") as store:
+        states = sorted(analysis_states(store), key=lambda s: -s.number)
+        for state in states:
+            TREES.clear()
+            facts = run_all(store.get_pr(state.repository, state.number), registry, AnalysisContext())
+            save_facts(store, state.pull_request_id, facts, facts_cache_key(state.record_hash, registry))
         TREES.clear()
-        found[(pr.repository, pr.number)] = run_all(pr, registry, AnalysisContext()).model_dump_json()
-    TREES.clear()
-    return found
+        for repository in sorted({s.repository for s in states}):
+            link_repository(store, repository)
+        return _stored(store)
 
 
 def _stored(store: Store) -> dict[tuple[str, int], str]:
@@ -67,8 +74,8 @@ def test_the_history_is_large_enough_for_two_workers() -> None:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_fast_path_stores_the_reference_facts(synced_db: Path, tmp_path: Path, jobs: int) -> None:
+    expected = _reference(synced_db, tmp_path)
     with _copy(synced_db, tmp_path) as store:
-        expected = _reference(store)
         done: list[tuple[str, int, str]] = []
         stats = analyze_stored(store, force=True, jobs=jobs, on_done=lambda r, n, o: done.append((r, n, o)))
         assert stats.analyzed == PRS

@@ -105,10 +105,14 @@ GITHUB_URL = re.compile(
     rf"https?://(?:www\.)?github\.com/(?P<owner>{_NAME})/(?P<name>{_REPO})/"
     r"(?P<kind>pull|pulls|issues)/(?P<num>\d{1,9})(?![\d])"
 )
-CROSS_REPO = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})/(?P<name>{_REPO})#(?P<num>\d{{1,9}})(?![\w-])(?!\.\d)")
+CROSS_REPO = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})/(?P<name>{_REPO})#(?P<num>\d{{1,9}})(?![\w\u2026-])(?!\.\d)")
+# "fmtlib#3403", "tokio-rs#2741": an owner or a repository name alone before the number (no
+# host links it). Read as the PR's own repository only when the word is its owner or its name.
+OWNER_FORM = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})#(?P<num>\d{{1,9}})(?![\w\u2026-])(?!\.\d)")
 GH_FORM = re.compile(r"(?<![\w/#-])GH-(?P<num>\d{1,9})(?![\w-])(?!\.\d)", re.I)
 # `&` and `/` before `#` mean an entity or a URL fragment, not a reference.
-SHORT_FORM = re.compile(r"(?<![\w&/#-])#(?P<num>\d{1,9})(?![\w-])(?!\.\d)")
+# A number an ellipsis follows was cut short ("Explain X vs Y (#1…", a truncated subject).
+SHORT_FORM = re.compile(r"(?<![\w&/#-])#(?P<num>\d{1,9})(?![\w\u2026-])(?!\.\d)")
 # "Step #2", "option #1": ordinal use of `#`, not a reference.
 _ORDINAL_WORDS = re.compile(
     r"\b(?:step|option|item|point|phase|round|case|approach|idea|reason|note|question|"
@@ -171,8 +175,10 @@ def _non_reference_links(text: str) -> tuple[list[tuple[int, int]], set[str]]:
     return spans, numbers
 
 
-def find_raw_refs(text: str) -> list[RawRef]:
-    """Every PR/issue reference in already-masked text, in order of position."""
+def find_raw_refs(text: str, own_repository: str | None = None) -> list[RawRef]:
+    """Every PR/issue reference in already-masked text, in order of position.
+
+    With `own_repository`, "OWNER#N" and "NAME#N" of that repository count as its own."""
     found: list[RawRef] = []
     # One flag per character: already part of a URL or an earlier reference.
     occupied = bytearray(len(text))
@@ -202,6 +208,11 @@ def find_raw_refs(text: str) -> list[RawRef]:
             owner_name = f"{match.group('owner')}/{match.group('name')}"
             _add(found, owner_name, match.group("num"), "unknown", match.start(), match.end())
             take(match.start(), match.end())
+    own_words = {part.lower() for part in own_repository.split("/")} if own_repository else set()
+    for match in OWNER_FORM.finditer(text):
+        if match.group("owner").lower() in own_words and free(match.start(), match.end()):
+            _add(found, None, match.group("num"), "unknown", match.start(), match.end())
+            take(match.start(), match.end())
     for pattern in (GH_FORM, SHORT_FORM):
         for match in pattern.finditer(text):
             if not free(match.start(), match.end()):
@@ -228,6 +239,10 @@ def _add(found: list[RawRef], owner_name: str | None, digits: str, kind: str, st
 # Each cue is read in the words just before a reference (same clause). When several cues
 # occur, the one closest to the reference wins, so "fixed by #3" beats an earlier "reverts".
 
+# A cue that must stand right before the number (a cue is searched only up to the reference,
+# so the end of the searched text is the reference): "Solves #1234", "continue PR #414".
+_ADJACENT = r"(?=\s*(?:(?:the\s+)?(?:pr|pull request|issue|changes?\s+(?:of|from|in))\s*)?:?\s*$)"
+
 _CUES: tuple[tuple[Relation, str], ...] = (
     ("reverted-by", r"\b(?:reverted|rolled back) (?:by|in|with)\b|被回退|回退于"),
     ("superseded-by", r"\b(?:superseded|replaced|obsoleted) by\b|被.{0,6}取代"),
@@ -237,7 +252,7 @@ _CUES: tuple[tuple[Relation, str], ...] = (
         r"\brelated(?: to)?\b|\bsimilar to\b|\bsame as\b|\bper\b|参见|详见|"
         # "guards added in #1 / relanded in #2": a participle telling where something else was
         # restored; this PR would say "relands #2".
-        r"\b(?:restored|re-?landed|re-?applied|re-?introduced|brought back) (?:in|by|with|via)\b|"
+        r"\b(?:restored|re-?landed|re-?applied|re-?introduced|recreated|brought back) (?:in|by|with|via)\b|"
         # "Partial fix for #12", "partially resolves #12": the issue stays open, so no "fixes";
         # longer than the "fix for" inside it, so it wins at the same end.
         r"\b(?:partial(?:ly)?|partly)\s+(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b"
@@ -247,11 +262,17 @@ _CUES: tuple[tuple[Relation, str], ...] = (
     (
         "restores",
         r"\brestor(?:e|es|ed|ing)\b|\bre-?land(?:s|ed|ing)?\b|\bre-?appl(?:y|ies|ied|ying)\b|"
-        r"\bbring(?:s|ing)? back\b|\bre-?introduc(?:e|es|ed|ing)\b|恢复|重新引入",
+        r"\bbring(?:s|ing)? back\b|\bre-?introduc(?:e|es|ed|ing)\b|\brecreat(?:e|es|ed|ing)\b|恢复|重新引入|"
+        # "Cleanly apply #499": only a change can be applied, and right before its number.
+        rf"\b(?:cleanly\s+)?appl(?:y|ies|ying)\b{_ADJACENT}",
     ),
     (
         "fixes",
-        r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b(?:\s+(?:issue|bug|pr|for))?\s*:?|修复|解决|关闭",
+        r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\b(?:\s+(?:issue|bug|pr|for))?\s*:?|修复|解决|关闭|"
+        # "Solves #1234", "Implements #184", "as reported in #1046": this PR's act on an issue,
+        # the verb right before the number.
+        rf"\b(?:solve[sd]?|implement(?:s|ed)?|address(?:es|ed)?)\b(?:\s+(?:issue|bug|request))?{_ADJACENT}|"
+        r"\breported (?:in|at|by)\b",
     ),
     # "Fixing #12": a gerund states this PR's act only where it opens the clause or follows
     # this PR as the subject ("This PR is fixing #12"); "while fixing #12 we saw …" does not.
@@ -264,9 +285,16 @@ _CUES: tuple[tuple[Relation, str], ...] = (
     (
         "follow-up-to",
         r"\bfollow[- ]?ups? (?:to|of|on|for)\b|\bfollow[- ]?ups?\b|\bcontinuation of\b|"
-        r"\bbuilds? (?:up)?on\b|\bextends\b|后续|延续",
+        r"\bbuilds? (?:up)?on\b|\bextends\b|后续|延续|"
+        # "Was forgotten in #14359", "the part missed in #12": this PR adds what that one left out.
+        r"\b(?:forgot(?:ten)?|missed|left out|omitted) (?:in|from|by)\b|遗漏|"
+        # "Accidentally removed in #887": this PR mends what that one did by mistake.
+        r"\b(?:accidentally|mistakenly|inadvertently|wrongly|unintentionally) (?:\w+ ){0,1}(?:in|by)\b|"
+        rf"\bcontinu(?:e|es|ing)\b{_ADJACENT}",
     ),
-    ("supersedes", r"\bsupersed(?:e|es|ing)\b|\breplac(?:e|es|ing)\b|\bobsoletes\b|取代"),
+    # "Replace set literal with set() #299": the number is not what is replaced; only "replaces
+    # #12" (the number the verb's object) supersedes.
+    ("supersedes", rf"(?:\bsupersed(?:e|es|ing)\b|\breplac(?:e|es|ing)\b|\bobsoletes\b){_ADJACENT}|取代"),
     ("alternative-to", r"\balternative (?:to|of|for)\b|\binstead of\b|替代"),
     (
         # "TODO(#61)", "tracked in #61", "left for a follow-up in #61": the rest is done later, there.

@@ -48,7 +48,7 @@ from prdigest.analyzers.reference_patterns import (
     waits_for,
 )
 from prdigest.analyzers.registry import Analyzer
-from prdigest.analyzers.squash_body import mask_foreign_blocks
+from prdigest.analyzers.squash_body import mask_foreign_blocks, own_subjects
 from prdigest.analyzers.title_rules import own_reverted_shas
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
@@ -73,6 +73,11 @@ class _Text:
 
 def _texts(pr: PullRequest) -> Iterator[_Text]:
     yield _Text("title", pr.title, is_subject=True)
+    # "* Add union operators (#1239)" in the squash body of "Add union operators": the PR's
+    # own commit, its subject the title with the number its author gave it.
+    texts = (pr.body, *(commit.message for commit in pr.commits))
+    for subject in dict.fromkeys(found for text in texts for found in own_subjects(text, pr.title)):
+        yield _Text("title", subject, is_subject=True)
     yield _Text("body", pr.body)
     for commit in pr.commits:
         subject, _, rest = commit.message.partition("\n")
@@ -100,6 +105,7 @@ def references_in_text(
     where: Where = "body",
     is_subject: bool = False,
     own_number: int | None = None,
+    title: str | None = None,
 ) -> list[Reference]:
     """Every reference in one text, in order, not deduplicated (self-references kept).
 
@@ -107,8 +113,8 @@ def references_in_text(
     and what follows it) are not this PR's words: nothing in them is read."""
     masked = mask_code_and_markup(text) if where != "code" else text
     if not is_subject:
-        masked = mask_foreign_blocks(mask_squashed_merges(masked), own_number)
-    raw = find_raw_refs(masked)
+        masked = mask_foreign_blocks(mask_squashed_merges(masked), own_number, title)
+    raw = find_raw_refs(masked, own_repository)
     if not raw:
         return []
     # References are found in `masked`; the evidence quotes `shown`, which keeps inline code.
@@ -268,7 +274,9 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
     deferrals: list[Deferral] = []
     for item in _texts(pr):
         if item.text:
-            candidates.extend(references_in_text(item.text, pr.repository, item.where, item.is_subject, pr.number))
+            candidates.extend(
+                references_in_text(item.text, pr.repository, item.where, item.is_subject, pr.number, pr.title)
+            )
             if not item.is_subject or item.where == "title":
                 deferrals.extend(deferrals_in_text(item.text, item.where))
     candidates.extend(

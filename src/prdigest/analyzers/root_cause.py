@@ -72,7 +72,8 @@ def find_root_cause(
         paths.setdefault(number, set()).add(origin.path)
     if not by_number:
         return None
-    number, lines = by_number.most_common(1)[0]
+    # Between PRs that wrote as many lines, the later one: the code it touched last worked.
+    number, lines = max(by_number.items(), key=lambda item: (item[1], item[0]))
     if lines < rule.min_lines or lines / total < rule.min_share:
         return None
     return RootCauseFinding(number, commits[number], lines, total, tuple(sorted(paths[number])))

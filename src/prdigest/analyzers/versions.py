@@ -61,6 +61,10 @@ FACTS_SCHEMA = 2
 # references v10: "Fixes: #12" is one clause; a fix title's trailing "(#N)" is what it fixes.
 # references v11: "Fixing #12" fixes where this PR is the gerund's subject; a release branch's
 # title ("[2.x] Fix crash (#431)") follows up the PR it ports.
+# references v12-15: a squash body's block whose subject is the PR's title is its own commit (its
+# number read as the title's); "#1…" is cut short; "OWNER#N" / "NAME#N" of the own repository;
+# "forgotten in #N" follows up, "recreate #N" restores; "solves/implements #N" fix it; "replace"
+# supersedes only the number right after it.
 # tests_ci v13: a change that only adds entries to a table of names or patterns owes no test.
 # symbols v11: a changed regex widens or narrows by what the two patterns match (sampled), not
 # by their length. symbols v12: a function's calls made as statements (a call removed from a
@@ -78,7 +82,7 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "tests_ci": "13",
     "dependencies": "7",
     "symbols": "13",
-    "references": "11",
+    "references": "15",
     "discussion": "3",
     "risks": "11",
     "verdict": "16",
@@ -86,8 +90,9 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
 
 # How a fix's changed lines are blamed (`Facts.origins`, pipeline/origins.py), apart from the
 # analyzers: facts blamed by an older way are blamed again by `analyze`, without re-analysis.
-# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it.
-ORIGINS_VERSION = 2
+# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it; 3: only lines
+# that can hold behaviour are counted (no blank, comment-only or bracket-only lines).
+ORIGINS_VERSION = 3
 # How stored facts show their origins: any, and those blamed by this version (its first field).
 ORIGINS_MARK = '"origins":{'
 CURRENT_ORIGINS_MARK = f'"origins":{{"version":{ORIGINS_VERSION},'

@@ -16,10 +16,12 @@ Only facts that change are written. Everything is derived from stored records an
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.dependencies.moves import move_sources
@@ -40,6 +42,8 @@ from prdigest.models.facts import (
 )
 from prdigest.pipeline.ledger import prs_ledger_entries
 from prdigest.pipeline.ledger_place import place_changes
+from prdigest.pipeline.origins import clone_of
+from prdigest.pipeline.shared_lines import lines_written_by
 from prdigest.store import facts_store
 from prdigest.store.facts_store import get_facts
 from prdigest.store.lineage_queries import PRMoment, facts_containing, pr_by_commit, pr_moments, replace_facts
@@ -73,6 +77,9 @@ class _Pass:
         self.lineage: dict[int, LineageFacts] = defaultdict(LineageFacts)
         self.extra_refs: dict[int, list[Reference]] = defaultdict(list)
         self.stats = LineageStats()
+        self.clone = clone_of(store, repository)
+        self.by_head = {m.head_sha: m.number for m in self.moments.values() if m.head_sha}
+        self.by_commit: dict[str, int | None] = {}
 
     # --- reading ----------------------------------------------------------------------
 
@@ -337,20 +344,74 @@ class _Pass:
         up when an earlier merged PR has it, and the issue the PR addresses when no synced PR
         has it and it is smaller (issues and PRs share one sequence); a mention of an earlier
         merged PR whose file's counterpart this PR edits ("Sync with #14600" editing
-        docs/de/index.md after docs/en/index.md) follows it up."""
+        docs/de/index.md after docs/en/index.md), or one the PR's own words name and whose
+        lines it rewrites (git blame), follows it up; a revert or a root cause that no PR has is the
+        issue addressed; a follow-up of "PR #M" that was never merged re-does it."""
         target = self.moments.get(ref.number)
         merged_earlier = target is not None and target.state == "merged" and self.later(source, ref.number)
         if ref.relation == "fixes":
             return "follow-up-to" if merged_earlier else None
+        if ref.relation == "root-cause-in":
+            # Only merged code holds a bug: "fix the regression in #M" where no PR has that
+            # number names the issue reporting it.
+            return "fixes" if self.is_issue_number(ref.number, source) else None
+        if ref.relation == "reverts":
+            # "Revert std::malloc to malloc (#4569)": the verb's object is the code; the number
+            # ending the title, which no PR has, is the issue. "Revert #1433" reverts #1433
+            # (a PR merged without its number in the history, perhaps).
+            ends_title = re.search(rf"\(\s*#{ref.number}\s*\)\s*$", ref.evidence) is not None
+            return "fixes" if ends_title and self.is_issue_number(ref.number, source) else None
+        if ref.relation == "follow-up-to" and self.is_issue_number(ref.number, source):
+            # "builds upon PR #443" where #443 was never merged: this PR re-does it.
+            named_pr = re.search(rf"\b(?:pr|pull request)\s*#{ref.number}\b", ref.evidence, re.I) is not None
+            return "restores" if named_pr else None
         if ref.relation != "mentions":
             return None
         if ref.where == "title":
             if merged_earlier:
                 return "follow-up-to"
-            return "fixes" if target is None and ref.number < source else None
+            return "fixes" if self.is_issue_number(ref.number, source) else None
         if merged_earlier and self.edits_counterparts(source, ref.number):
             return "follow-up-to"
+        if merged_earlier and ref.where in _OWN_WORDS and self.rewrites_lines_of(source, ref.number):
+            return "follow-up-to"
         return None
+
+    def is_issue_number(self, number: int, source: int) -> bool:
+        """Whether `number` is no synced PR's and smaller than `source` (issues and PRs share
+        one sequence, so it is an issue, or a PR never merged)."""
+        return number not in self.moments and number < source
+
+    def rewrites_lines_of(self, source: int, target: int) -> bool:
+        """Whether `source` changes lines `target` wrote (git blame of the files both changed)."""
+        mine, theirs = self.facts_of(source), self.facts_of(target)
+        record_commit = self.merge_commit(source)
+        if mine is None or theirs is None or record_commit is None or self.clone is None:
+            return False
+        their_paths = {f.path for f in theirs.files.files}
+        shared = [
+            f.path
+            for f in mine.files.files
+            if f.status in ("modified", "renamed") and not f.generated and not f.binary and f.path in their_paths
+        ]
+        if not shared:
+            return False
+        return lines_written_by(self.clone, record_commit, shared, target, partial(self.number_of, exclude=source)) > 0
+
+    def merge_commit(self, number: int) -> str | None:
+        try:
+            return self.store.get_pr(self.repository, number).merge_commit_sha
+        except NotFound:
+            return None
+
+    def number_of(self, sha: str, look_up: bool, *, exclude: int) -> int | None:
+        """The PR a commit belongs to: its squash commit or head, else (when `look_up`) the
+        PR whose commits hold it."""
+        if sha in self.by_head:
+            return self.by_head[sha]
+        if look_up and sha not in self.by_commit:
+            self.by_commit[sha] = pr_by_commit(self.store, self.repository, sha, exclude=exclude)
+        return self.by_commit.get(sha)
 
     def edits_counterparts(self, source: int, target: int) -> bool:
         """Whether `source` edits a file whose counterpart `target` edited: the same name at
@@ -523,6 +584,7 @@ def link_repository(store: Store, repository: str, root_cause_rule: RootCauseRul
 # A later PR restores a reverted one when it adds again at least this share of the
 # reverted PR's (meaningful) added lines, and that PR added at least this many.
 _PASS_FINDINGS = ("git-blame", "git-diff", "ledger")
+_OWN_WORDS = ("title", "body", "commit")  # where the PR speaks for itself
 RELAND_MIN_SHARE = 0.6
 RELAND_MIN_LINES = 5
 

@@ -89,3 +89,35 @@ def test_a_partial_fix_leaves_the_issue_open() -> None:
     assert _relations("部分修复 #23") == {23: "mentions"}
     # a whole fix stays one
     assert _relations("Fix for #24") == {24: "fixes"}
+
+
+def test_the_owner_or_the_name_alone_before_a_number_names_this_repository() -> None:
+    found = references_in_text("Enable constexpr support (fmtlib#3403), see fmt#12", "fmtlib/fmt", "body")
+    assert [(r.repository, r.number) for r in found] == [("fmtlib/fmt", 3403), ("fmtlib/fmt", 12)]
+    # Another word before the number is another project's shorthand: nothing is known of it.
+    assert references_in_text("discussion on hyperium#2741", "fmtlib/fmt", "body") == []
+
+
+def test_a_part_someone_forgot_is_followed_up_and_a_recreated_pr_restored() -> None:
+    (forgot,) = references_in_text("Was forgotten in #14359", "example-org/tool", "body")
+    assert forgot.relation == "follow-up-to"
+    (recreate,) = references_in_text("Recreate #446", "example-org/tool", "title", is_subject=True)
+    assert recreate.relation == "restores"
+    (where,) = references_in_text("The option was recreated in #446.", "example-org/tool", "body")
+    assert where.relation == "mentions"
+
+
+def test_verbs_right_before_the_number_state_this_prs_act() -> None:
+    def relation(text: str, where: str = "body") -> str:
+        (ref,) = references_in_text(text, "example-org/tool", where, where == "title")  # type: ignore[arg-type]
+        return ref.relation
+
+    assert relation("Solves #1234") == "fixes"
+    assert relation("Implements #184") == "fixes"
+    assert relation("Mypy raised errors, as reported in #1046.") == "fixes"
+    assert relation("We implement the API from #12 here") == "mentions"  # not the verb's object
+    assert relation("Accidentally removed in #887") == "follow-up-to"
+    assert relation("Cleanly apply #499", "title") == "restores"
+    assert relation("This replaces #12") == "supersedes"
+    # The title's verb replaces a literal; the number ending it is not what is replaced.
+    assert relation("Replace set literal with set() #299", "title") == "mentions"
