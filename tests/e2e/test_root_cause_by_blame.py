@@ -71,8 +71,8 @@ def test_a_fix_names_the_pr_that_wrote_the_lines_it_changes(tmp_path: Path) -> N
     # Hindsight in the feed: the fix says whose code it fixes, the origin that it was fixed.
     feed = run("feed", REPO, "--db", db, "--lang", "en").stdout
     assert "It fixes code that #1 wrote (git blame)." in feed
-    assert "The same day, #4 fixed code this PR wrote (git blame)." in feed  # three commits, an hour apart
-    assert "当天 #4 修复了本 PR 写入的代码（git blame）。" in run("feed", REPO, "--db", db, "--lang", "zh").stdout
+    assert "Within a day, #4 fixed code this PR wrote (git blame)." in feed  # three commits, an hour apart
+    assert "一天之内 #4 修复了本 PR 写入的代码（git blame）。" in run("feed", REPO, "--db", db, "--lang", "zh").stdout
 
 
 def test_lines_spread_over_several_prs_name_no_root_cause(tmp_path: Path) -> None:

@@ -111,7 +111,8 @@ def _blame_sentences(facts: Facts, ph: Phrases) -> list[str]:
 
 
 def how_soon(days: int | None, ph: Phrases) -> str:
-    """ "3 days later" / "the same day" / "later" (the gap unknown) for an event after the merge."""
+    """ "3 days later" / "within a day" (under 24 hours: the dates may differ) / "later" (the gap
+    unknown) for an event after the merge."""
     if days is None:
         return ph.say("verdict", "when_later")
     if days == 0:
