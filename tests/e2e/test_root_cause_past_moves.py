@@ -11,6 +11,8 @@ from pathlib import Path
 from tests.e2e.driver import Cli
 from tests.helpers.gitrepo import GitRepoBuilder
 
+from prdigest.analyzers.versions import ORIGINS_VERSION
+
 REPO = "example-org/moves"
 
 HELPERS = "import os\n\n\ndef root():\n    return os.getcwd()\n"
@@ -118,6 +120,6 @@ def test_fixes_blamed_the_old_way_are_blamed_again_by_analyze(tmp_path: Path) ->
     again = run("analyze", "--repo", REPO, "--db", db)
     assert "blamed the changed lines of 1 fix" in again.stdout
     origins = run.facts(f"{REPO}#3", db)["origins"]
-    assert origins["version"] == 2
+    assert origins["version"] == ORIGINS_VERSION
     assert [(o["number"], o["moved_by_number"]) for o in origins["origins"]] == [(1, 2)]
     assert "blamed" not in run("analyze", "--repo", REPO, "--db", db).stdout  # current now
