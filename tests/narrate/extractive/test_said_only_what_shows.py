@@ -1,12 +1,23 @@
 """Sentences that said more than their evidence (#26's false statements per report): a body of
 trailers called a template, a commit message with a body said to repeat the title, a changelog
-called configuration, another repository's issue written as this one's."""
+called configuration, another repository's issue written as this one's, the soonest of several
+fixes said of them all."""
 
 from __future__ import annotations
 
-from prdigest.models.facts import Facts, FileFact, FilesFacts, Reference, ReferencesFacts
+from prdigest.models.facts import (
+    Facts,
+    FileFact,
+    FilesFacts,
+    LineageFacts,
+    Reference,
+    ReferencesFacts,
+    RootCause,
+)
 from prdigest.models.pullrequest import Commit, PullRequest
 from prdigest.narrate.extractive import narrate_extractive
+from prdigest.narrate.extractive.verdict import verdict_paragraph
+from prdigest.words import Lang, phrases
 
 REPO = "acme/widgets"
 SOURCE = FileFact(path="src/cache.py", category="source", module="cache", additions=4, deletions=1, is_key=True)
@@ -75,3 +86,17 @@ def test_another_repositorys_reference_keeps_its_repository() -> None:
     own = [Reference(repository=REPO, number=7, target_kind="issue")]
     notes = narrate_extractive(_pr("See #7."), _facts([SOURCE], own), [], "en", "full").related
     assert notes[0].note.startswith("This PR mentions #7")
+
+
+def test_fixes_at_different_times_each_keep_their_own_gap() -> None:
+    def fix(number: int, days: int) -> RootCause:
+        return RootCause(repository=REPO, number=number, lines=2, of_lines=2, days_between=days)
+
+    facts = Facts(repository=REPO, number=1, lineage=LineageFacts(fixed_by=[fix(4, 0), fix(9, 26)]))
+    en = verdict_paragraph(facts, "full", phrases(Lang("en")))
+    zh = verdict_paragraph(facts, "full", phrases(Lang("zh")))
+    assert "Within a day, #4, #9" not in en
+    assert "#4 (within a day), #9 (26 days later) fixed code this PR wrote (git blame)." in en
+    assert "#4（一天之内）、#9（26 天后）修复了本 PR 写入的代码（git blame）。" in zh
+    same = Facts(repository=REPO, number=1, lineage=LineageFacts(fixed_by=[fix(4, 3), fix(9, 3)]))
+    assert "3 days later, #4, #9 fixed code" in verdict_paragraph(same, "full", phrases(Lang("en")))
