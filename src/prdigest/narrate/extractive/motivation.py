@@ -65,10 +65,10 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
         ][:1]
         if points:
             parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
-        else:
-            # A message with lines of its own says more than the title, only no point to quote.
-            said = any(_has_own_lines(message) for message in messages)
-            parts.append(ph.say("motivation", "no_more_points" if said else "no_points"))
+        elif not any(_has_own_lines(message) for message in messages):
+            # A message with lines of its own says more than the title (a bot's list of links,
+            # a wrapped paragraph), only nothing to quote as a reason: then nothing is said of it.
+            parts.append(ph.say("motivation", "no_points"))
     # A reference the own words named already is not cited again, nor closed.
     cited = [(target, text) for target, text in cited_references(facts, ph) if target not in named]
     if cited:
