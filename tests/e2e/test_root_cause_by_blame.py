@@ -57,22 +57,23 @@ def test_a_fix_names_the_pr_that_wrote_the_lines_it_changes(tmp_path: Path) -> N
     # Blamed in the parent: pager.py's two lines from #1, noxfile.py's three lines from #2.
     assert fix["origins"]["lines_by_path"] == {"noxfile.py": 3, "pager.py": 2}
     (cause,) = fix["lineage"]["root_cause_in"]
-    # Only the central file counts: #2 wrote more of the changed lines, but in a lint list.
-    assert (cause["number"], cause["lines"], cause["of_lines"], cause["paths"]) == (1, 2, 2, ["pager.py"])
+    # Only the central file decides: #2 wrote more of the changed lines, but in a lint list. The
+    # count said is of all five lines the fix changes, not only the central file's two.
+    assert (cause["number"], cause["lines"], cause["of_lines"], cause["paths"]) == (1, 2, 5, ["pager.py"])
     assert any(r["number"] == 1 and r["relation"] == "root-cause-in" for r in fix["references"]["references"])
     origin = run.facts(f"{REPO}#1", db)
     assert [f["number"] for f in origin["lineage"]["fixed_by"]] == [4]
     for lang, fixed_words, cause_words in (
-        ("en", "The root cause lies in #1: it wrote 2 of the 2 lines", "#4 fixes code this PR wrote"),
-        ("zh", "问题根因在 #1：本修复改动的 2 行中有 2 行由它写入", "#4 修复了本 PR 写入的代码"),
+        ("en", "The root cause lies in #1: it wrote 2 of the 5 lines", "#4 fixes code this PR wrote"),
+        ("zh", "问题根因在 #1：本修复改动的 5 行中有 2 行由它写入", "#4 修复了本 PR 写入的代码"),
     ):
         assert fixed_words in run("report", f"{REPO}#4", "--db", db, "--lang", lang).stdout
         assert cause_words in run("report", f"{REPO}#1", "--db", db, "--lang", lang).stdout
     # Hindsight in the feed: the fix says whose code it fixes, the origin that it was fixed.
     feed = run("feed", REPO, "--db", db, "--lang", "en").stdout
     assert "It fixes code that #1 wrote (git blame)." in feed
-    assert "The same day, #4 fixed code this PR wrote (git blame)." in feed  # three commits, an hour apart
-    assert "当天 #4 修复了本 PR 写入的代码（git blame）。" in run("feed", REPO, "--db", db, "--lang", "zh").stdout
+    assert "Within a day, #4 fixed code this PR wrote (git blame)." in feed  # three commits, an hour apart
+    assert "一天之内 #4 修复了本 PR 写入的代码（git blame）。" in run("feed", REPO, "--db", db, "--lang", "zh").stdout
 
 
 def test_lines_spread_over_several_prs_name_no_root_cause(tmp_path: Path) -> None:

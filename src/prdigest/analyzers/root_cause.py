@@ -76,4 +76,7 @@ def find_root_cause(
     number, lines = max(by_number.items(), key=lambda item: (item[1], item[0]))
     if lines < rule.min_lines or lines / total < rule.min_share:
         return None
-    return RootCauseFinding(number, commits[number], lines, total, tuple(sorted(paths[number])))
+    # The share is judged on the central files; the count said is of every blamed line, as the
+    # sentence "2 of the 3 lines this fix changes" reads (a typo fixed in a second file is a line it changes).
+    blamed = max(total, sum(origins.lines_by_path.values()))
+    return RootCauseFinding(number, commits[number], lines, blamed, tuple(sorted(paths[number])))

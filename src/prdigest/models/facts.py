@@ -382,7 +382,7 @@ class RootCause(LineageEvent):
     """A fix and the earlier PR that wrote the lines it changes (git blame of its parent)."""
 
     lines: int  # the fix's changed lines (in its parent) that the earlier PR wrote
-    of_lines: int  # all the fix's changed lines blamed (code files only)
+    of_lines: int  # all the fix's changed lines blamed (code files only), not just the central file's
     paths: list[str] = Field(default_factory=new_list)
     days_between: int | None = None  # from the earlier PR's merge to the fix's
 

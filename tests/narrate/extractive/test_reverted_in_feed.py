@@ -30,7 +30,7 @@ def test_a_pr_never_reverted_says_nothing_of_it() -> None:
 def test_the_days_to_the_revert_are_said_when_known() -> None:
     when = datetime(2026, 5, 2, tzinfo=UTC)
     for days, en_words, zh_words in (
-        (0, "Reverted the same day by #12 (2026-05-02).", "当天已被 #12 回退（2026-05-02）。"),
+        (0, "Reverted within a day by #12 (2026-05-02).", "一天之内已被 #12 回退（2026-05-02）。"),
         (1, "Reverted a day later by #12 (2026-05-02).", "1 天后已被 #12 回退（2026-05-02）。"),
         (9, "Reverted 9 days later by #12 (2026-05-02).", "9 天后已被 #12 回退（2026-05-02）。"),
     ):

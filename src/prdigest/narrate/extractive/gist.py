@@ -193,8 +193,16 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
         tests = [f for f in key_files(facts, "full") if f.category == "test"]
         return ph.say("gist", "tests", files=_files(tests, ph)), False
-    if shape in ("config-only", "non-source"):
-        return ph.say("gist", "config" if shape == "config-only" else "other", files=files), False
+    if shape == "config-only":
+        # Only the configuration files are named as configuration: a changelog beside them is documentation.
+        configs = [f for f in key_files(facts, "full") if f.category != "docs"]
+        if any(f.category == "docs" for f in facts.files.files):
+            if not configs:
+                return ph.say("gist", "other", files=files), False
+            return ph.say("gist", "config_and_docs", files=_files(configs, ph)), False
+        return ph.say("gist", "config", files=files), False
+    if shape == "non-source":
+        return ph.say("gist", "other", files=files), False
     if typo:
         return ph.say("gist", "typo", files=files), False
     return _source(pr, facts, ph), False

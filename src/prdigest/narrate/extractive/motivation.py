@@ -56,7 +56,7 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
         if lead:
             parts.append(ph.say("motivation", "lead_only"))
         else:
-            parts.append(ph.say("motivation", "template_only" if pr.body.strip() else "empty"))
+            parts.append(ph.say("motivation", _no_motivation(pr.body)))
         messages = [c.message for c in pr.commits if not c.subject.lower().startswith("merge")]
         points = [
             shorten(point, MAX_QUOTE)
@@ -65,7 +65,9 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
         ][:1]
         if points:
             parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
-        else:
+        elif not any(_has_own_lines(message) for message in messages):
+            # A message with lines of its own says more than the title (a bot's list of links,
+            # a wrapped paragraph), only nothing to quote as a reason: then nothing is said of it.
             parts.append(ph.say("motivation", "no_points"))
     # A reference the own words named already is not cited again, nor closed.
     cited = [(target, text) for target, text in cited_references(facts, ph) if target not in named]
@@ -76,6 +78,26 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     if closing:
         parts.append(ph.say("motivation", "closes", refs=ph.join(closing)))
     return ph.sentences(parts[: MAX_PARTS[length]])
+
+
+# What a template leaves in a body: headings, checklists, HTML comments, "SUMMARY:" labels.
+_TEMPLATE_MARK = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s+\[[ xX]\]|<!--)|^[A-Z][A-Z ]{2,}:", re.MULTILINE)
+# A git trailer ("Signed-off-by: …", "Co-authored-by: …"): who, not why.
+_TRAILER = re.compile(r"^[\w-]+-by:\s", re.IGNORECASE)
+
+
+def _no_motivation(body: str) -> str:
+    """The phrase for a body that gives no reason: empty, a template, or anything else
+    (trailers, a bot's list) that is no template either."""
+    if not body.strip():
+        return "empty"
+    return "template_only" if _TEMPLATE_MARK.search(body) else "no_motivation"
+
+
+def _has_own_lines(message: str) -> bool:
+    """Whether a commit message has lines beyond its subject and trailers."""
+    lines = [line.strip() for line in message.replace("\r\n", "\n").split("\n")[1:]]
+    return any(line and not _TRAILER.match(line) for line in lines)
 
 
 def own_words(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[list[str], set[str]]:

@@ -49,20 +49,23 @@ def related_notes(facts: Facts, related: list[RelatedNote], length: Length, ph: 
                 found_in=ref.where,
             )
         )
-    return [_phrase(note, ph) for note in merged[: MAX_RELATED[length]]]
+    return [_phrase(note, facts.repository, ph) for note in merged[: MAX_RELATED[length]]]
 
 
-def _phrase(note: RelatedNote, ph: Phrases) -> RelatedNote:
+def _phrase(note: RelatedNote, repository: str, ph: Phrases) -> RelatedNote:
+    # Another repository's #12 is not this one's: its sentence names the repository.
+    same = not note.repository or note.repository.lower() == repository.lower()
+    ref = f"#{note.number}" if same else f"{note.repository}#{note.number}"
     counted = _git_counts(note)
     if counted is not None and ph.has("related", f"{note.relation}-{note.found_in}"):
         lines, of_lines = counted
         key = f"{note.relation}-{note.found_in}"
-        text = ph.say("related", key, number=note.number, lines=lines, of_lines=of_lines)
+        text = ph.say("related", key, ref=ref, lines=lines, of_lines=of_lines)
         return note.model_copy(update={"title": collapse(note.title), "note": ph.sentence(text)})
     if ph.has("related", note.relation):
-        sentence = ph.say("related", note.relation, number=note.number)
+        sentence = ph.say("related", note.relation, ref=ref)
     else:
-        sentence = f"{ph.labels.relation(note.relation)} #{note.number}"
+        sentence = f"{ph.labels.relation(note.relation)} {ref}"
     evidence = shorten(plain_excerpt(note.note, note.repository), 200)
     if not _says_more(evidence):
         evidence = ""

@@ -104,14 +104,23 @@ def _blame_sentences(facts: Facts, ph: Phrases) -> list[str]:
             sentences.append(ph.say("verdict", "fixes_origin_undated", ref=f"#{cause.number}"))
     if facts.lineage.fixed_by:
         fixes = facts.lineage.fixed_by[:3]
-        refs = ph.join([f"#{event.number}" for event in fixes])
-        days = [fix.days_between for fix in fixes if fix.days_between is not None]
-        sentences.append(ph.say("verdict", "fixed_later", refs=refs, when=how_soon(min(days) if days else None, ph)))
+        whens = [how_soon(fix.days_between, ph) for fix in fixes]
+        if len(set(whens)) == 1:
+            refs = ph.join([f"#{event.number}" for event in fixes])
+            sentences.append(ph.say("verdict", "fixed_later", refs=refs, when=whens[0]))
+        else:
+            # Fixes at different times: each its own gap, not the soonest said of all.
+            each = [
+                ph.say("verdict", "fix_when", ref=f"#{fix.number}", when=when)
+                for fix, when in zip(fixes, whens, strict=True)
+            ]
+            sentences.append(ph.say("verdict", "fixed_later_each", refs=ph.join(each)))
     return sentences
 
 
 def how_soon(days: int | None, ph: Phrases) -> str:
-    """ "3 days later" / "the same day" / "later" (the gap unknown) for an event after the merge."""
+    """ "3 days later" / "within a day" (under 24 hours: the dates may differ) / "later" (the gap
+    unknown) for an event after the merge."""
     if days is None:
         return ph.say("verdict", "when_later")
     if days == 0:
