@@ -4,7 +4,7 @@
 #1 raises a direct go.mod requirement (``github.com/example/router`` v1.4.0 -> v1.5.2), go.sum too
 #2 raises an ``// indirect`` one (``golang.org/x/text`` v0.14.0 -> v0.15.0)
 #3 raises a Cargo caret requirement (``serde = "1.0.100"`` -> ``"1.0.190"``)
-#4 raises a table-form Cargo version (``tokio = { version = "1.28", ... }`` -> ``"1.32"``)
+#4 raises a table-form Cargo version (``serde_json = { version = "1.0.96", ... }`` -> ``"1.0.108"``)
 #5 raises a package.json range in ``dependencies`` (``left-pad`` ``^1.2.0`` -> ``^1.3.0``)
 #6 widens a range in ``devDependencies`` (``jest`` ``~29.1.0`` -> ``^29.7.0``)
 #7 re-formats all three manifests without changing what they require
@@ -58,7 +58,7 @@ edition = "2021"
 
 [dependencies]
 serde = "{serde}"
-tokio = {{ version = "{tokio}", features = ["rt"] }}
+serde_json = {{ version = "{json}", features = ["raw_value"] }}
 
 [dev-dependencies]
 criterion = "0.5"
@@ -75,9 +75,9 @@ criterion = "0.5"
 # the serializer
 serde = "1.0.190"
 
-[dependencies.tokio]
-version = "1.32"
-features = ["rt"]
+[dependencies.serde_json]
+version = "1.0.108"
+features = ["raw_value"]
 """
 
 
@@ -102,7 +102,7 @@ def build_ecosystems_history(root: Path) -> GitRepoBuilder:
             "README.md": "# polyglot\n",
             "go.mod": GO_MOD.format(router="v1.4.0", text="v0.14.0"),
             "go.sum": GO_SUM.format(router="v1.4.0"),
-            CARGO_PATH: CARGO.format(serde="1.0.100", tokio="1.28"),
+            CARGO_PATH: CARGO.format(serde="1.0.100", json="1.0.96"),
             NPM_PATH: package_json("^1.2.0", "~29.1.0"),
         },
         "Initial commit",
@@ -120,8 +120,10 @@ def build_ecosystems_history(root: Path) -> GitRepoBuilder:
         {"go.mod": GO_MOD.format(router="v1.5.2", text="v0.15.0")},
         date=_day(3),
     )
-    repo.squash_pr(CARGO_CARET, "Update serde", {CARGO_PATH: CARGO.format(serde="1.0.190", tokio="1.28")}, date=_day(4))
-    repo.squash_pr(CARGO_TABLE, "Update tokio", {CARGO_PATH: CARGO.format(serde="1.0.190", tokio="1.32")}, date=_day(5))
+    caret = CARGO.format(serde="1.0.190", json="1.0.96")
+    repo.squash_pr(CARGO_CARET, "Update serde", {CARGO_PATH: caret}, date=_day(4))
+    table = CARGO.format(serde="1.0.190", json="1.0.108")
+    repo.squash_pr(CARGO_TABLE, "Update serde_json", {CARGO_PATH: table}, date=_day(5))
     repo.squash_pr(NPM_DEPENDENCY, "Update left-pad", {NPM_PATH: package_json("^1.3.0", "~29.1.0")}, date=_day(6))
     repo.squash_pr(NPM_DEV, "Update jest", {NPM_PATH: package_json("^1.3.0", "^29.7.0")}, date=_day(7))
     repo.squash_pr(
