@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.helpers.analyzed import analyzed_history
 from tests.helpers.deps_history import REPO, deps_store
+from tests.helpers.ecosystems_history import REPO as POLYGLOT
+from tests.helpers.ecosystems_history import build_ecosystems_history
 
 from prdigest.config import Settings
 from prdigest.store import Store
@@ -52,3 +55,19 @@ def test_package_list_and_unknown_package(deps_client: TestClient) -> None:
     assert empty["entries"] == []
     assert deps_client.get(f"{BASE}/..%2Fetc.json").status_code in (404, 422)
     assert deps_client.get("/repos/nobody/nothing/deps.json").status_code == 404
+
+
+def test_a_go_module_page_keeps_the_slashes_of_its_path(tmp_path: Path) -> None:
+    store = analyzed_history(build_ecosystems_history(tmp_path / "repo"), POLYGLOT, tmp_path / "polyglot.db")
+    with TestClient(create_app(store, Settings())) as client:
+        listed = client.get(f"/repos/{POLYGLOT}/deps.json").json()
+        item = next(p for p in listed["packages"] if p["package"] == "golang.org/x/text")
+        assert item["url"].startswith(f"/repos/{POLYGLOT}/deps/golang.org/x/text")
+        data = client.get(f"/repos/{POLYGLOT}/deps/golang.org/x/text.json").json()
+        assert [(e["before"], e["after"]) for e in data["entries"]] == [
+            ("golang.org/x/text v0.14.0", "golang.org/x/text v0.15.0")
+        ]
+        page = client.get(item["url"])
+        assert page.status_code == 200
+        assert "v0.15.0" in page.text
+    store.close()

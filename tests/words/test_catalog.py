@@ -104,6 +104,9 @@ def test_a_templates_space_goes_between_chinese_on_both_sides() -> None:
         == "修改 `a`、`b` 等 3 个文件中的注释、文档字符串或格式"
     )
     assert zh.say("gist", "comments", files="新文件") == "修改新文件中的注释、文档字符串或格式"
+    # nor after Chinese punctuation: "（`v1` → `v2`）等 4 项"
+    moved = zh.say("gist", "dependency_move", package="`a`", before="`v1`", after="`v2`")
+    assert zh.say("gist", "more_files", first=moved, count=3, total=4).startswith("`a`（`v1` → `v2`）等")
 
 
 def test_the_wheel_carries_the_words() -> None:

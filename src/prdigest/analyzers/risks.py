@@ -244,15 +244,16 @@ def derive_risk_tags(
     return RisksFacts(tags=found.tags())
 
 
-def version_part(requirement: str | None) -> str:
-    """``<14.1.0`` of ``cupy-cuda13x<14.1.0``: the line without its name (and comment)."""
+def version_part(requirement: str | None, package: str = "") -> str:
+    """``<14.1.0`` of ``cupy-cuda13x<14.1.0``: the line without its name (and comment); of a
+    line `packaging` does not read (go.mod's ``example.org/mod v1.2.0``), what follows ``package``."""
     if requirement is None:
         return ""
     line = requirement.split("#", 1)[0].strip()
     try:
         parsed = Requirement(line)
     except InvalidRequirement:
-        return line
+        return line.removeprefix(package).lstrip() if package and line.startswith(f"{package} ") else line
     spec = str(parsed.specifier)
     if parsed.extras:
         spec = f"[{','.join(sorted(parsed.extras))}]{spec}"
@@ -265,8 +266,8 @@ def _dependency_params(change: DependencyChange) -> dict[str, str | list[str]]:
     return {
         "path": change.path,
         "package": change.package,
-        "before": version_part(change.before),
-        "after": version_part(change.after),
+        "before": version_part(change.before, change.package),
+        "after": version_part(change.after, change.package),
     }
 
 
@@ -301,7 +302,7 @@ def _dependency_rules(found: _Collector, deps: DependenciesFacts, tests: TestsCI
             candidates.append("dependency-downgrade")
         if kinds & _LOCK_KINDS or new_lock:
             candidates.append("version-lock")
-        if kinds & _UPGRADE_KINDS and _moved_up(version_part(change.before), version_part(change.after)):
+        if kinds & _UPGRADE_KINDS and _moved_up(str(params["before"]), str(params["after"])):
             candidates.append("dependency-upgrade")
         if kinds & _FUTURE_KINDS:
             candidates.append("future-version-regression-risk")

@@ -76,15 +76,18 @@ FACTS_SCHEMA = 2
 # import its module; an import re-indented into a block of its `try` is still guarded; an
 # assertion re-spaced or re-wrapped is neither removed nor added; a call moved into an
 # expression (`ok = check(x)`) is still made; a CI step only renamed is neither added nor removed.
+# dependencies v8 / risks v12: go.mod, Cargo.toml and package.json are read for what they require
+# (source kinds "go", "cargo", "npm": Go's minimum versions, Cargo's caret default, npm ranges),
+# their other manifests stay unread; a requirement's version part is read without its package name.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "6",
     "tests_ci": "13",
-    "dependencies": "7",
+    "dependencies": "8",
     "symbols": "13",
     "references": "15",
     "discussion": "3",
-    "risks": "11",
+    "risks": "12",
     "verdict": "16",
 }
 

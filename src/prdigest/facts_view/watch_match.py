@@ -4,10 +4,9 @@ who wrote or reviewed it. Only the stored facts and the PR's author are read."""
 
 from __future__ import annotations
 
-from packaging.utils import canonicalize_name
-
 from prdigest.facts_view.path_glob import matches as glob_matches
 from prdigest.models.facts import Facts
+from prdigest.models.ledger import canonical_package
 from prdigest.models.watch import Watch, WatchMatch
 
 
@@ -44,8 +43,8 @@ def _path_matches(watch: Watch, facts: Facts) -> list[WatchMatch]:
 def _package_matches(watch: Watch, facts: Facts) -> list[WatchMatch]:
     found: list[WatchMatch] = []
     for rule in watch.packages:
-        wanted = canonicalize_name(rule)
-        changes = [c for c in facts.dependencies.changes if canonicalize_name(c.package) == wanted]
+        wanted = canonical_package(rule)
+        changes = [c for c in facts.dependencies.changes if canonical_package(c.package) == wanted]
         if changes:
             kinds = ",".join(dict.fromkeys(str(kind) for change in changes for kind in change.kinds))
             found.append(WatchMatch(kind="package", rule=rule, subject=str(wanted), detail=kinds))

@@ -192,7 +192,10 @@ class DependencyChange(_Fact):
     before: str | None = None  # the requirement text before (None when added)
     after: str | None = None  # the requirement text after (None when removed)
     kinds: list[DependencyChangeKind] = Field(default_factory=new_list)
-    source_kind: Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other"] = "requirements"
+    # go / cargo / npm: go.mod, Cargo.toml, package.json (`analyzers.dependencies.ecosystems`)
+    source_kind: Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other", "go", "cargo", "npm"] = (
+        "requirements"
+    )
     versions_considered: list[str] = Field(default_factory=new_list)
     newly_admitted: list[str] = Field(default_factory=new_list)
     newly_excluded: list[str] = Field(default_factory=new_list)
@@ -218,8 +221,9 @@ class DependencyChange(_Fact):
 
 
 class DependencyFinding(_Fact):
-    # unread-format: a manifest of another ecosystem (go.mod, package.json, ...) changed; its
-    # declarations are not read, so nothing is said of what it changes
+    # unread-format: a manifest of another ecosystem (Gemfile, pom.xml, ...) changed, or a
+    # go.mod-like one whose whole text is not in the record; its declarations are not read, so
+    # nothing is said of what it changes
     kind: Literal["variant-conflict", "duplicated-rewrite", "duplicated-pin", "unparsable", "unread-format"]
     detail: str
     paths: list[str] = Field(default_factory=new_list)

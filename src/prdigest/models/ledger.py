@@ -11,6 +11,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from prdigest.models.factories import new_list
 
 
+def canonical_package(name: str) -> str:
+    """The name the ledger and watches know a package by: a Python distribution's canonical
+    form (PEP 503: ``NumPy`` = ``numpy``); a name with a path in it (a Go module
+    ``golang.org/x/net``, an npm scope ``@types/node``) as written, since its dots matter."""
+    name = name.strip()
+    if "/" in name:
+        return name
+    from packaging.utils import canonicalize_name  # only PRs with dependency changes need it
+
+    return str(canonicalize_name(name))
+
+
 class LedgerEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 

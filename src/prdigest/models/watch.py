@@ -31,7 +31,7 @@ class Watch(BaseModel):
     name: str
     repository: str
     paths: tuple[str, ...] = ()
-    packages: tuple[str, ...] = ()  # canonical names (packaging.utils.canonicalize_name)
+    packages: tuple[str, ...] = ()  # canonical names (`models.ledger.canonical_package`)
     symbols: tuple[str, ...] = ()
     people: tuple[str, ...] = ()  # logins, as given
     lang: Lang

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prdigest.models.facts import Facts
-from prdigest.models.ledger import LedgerEntry, LedgerLink
-from prdigest.pipeline.ledger_place import canonical_package, place_changes
+from prdigest.models.ledger import LedgerEntry, LedgerLink, canonical_package
+from prdigest.pipeline.ledger_place import place_changes
 from prdigest.store.ledger_store import PackageSummary, ledger_entries, ledger_packages
 from prdigest.store.store import Store
 
@@ -55,9 +55,7 @@ def pr_ledger_entries(store: Store, repository: str, facts: Facts) -> list[Ledge
 def prs_ledger_entries(store: Store, repository: str, facts: Sequence[Facts]) -> list[list[LedgerEntry]]:
     """`pr_ledger_entries` of several PRs, in their order, read at once: each PR's are the
     entries of its packages among those of all (the same entries, in the same merge order)."""
-    from packaging.utils import canonicalize_name  # as `ledger_entries` names them; only needed here
-
-    wanted = [{str(canonicalize_name(c.package)) for c in one.dependencies.changes} for one in facts]
+    wanted = [{canonical_package(c.package) for c in one.dependencies.changes} for one in facts]
     every = set().union(*wanted)
     entries = ledger_entries(store, repository, sorted(every)) if every else []
     return [[entry for entry in entries if entry.package in names] if names else [] for names in wanted]

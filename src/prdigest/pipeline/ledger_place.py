@@ -7,13 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from prdigest.models.facts import Facts
-from prdigest.models.ledger import LedgerEntry, LedgerLink
-
-
-def canonical_package(name: str) -> str:
-    from packaging.utils import canonicalize_name  # only PRs with dependency changes need it
-
-    return str(canonicalize_name(name.strip()))
+from prdigest.models.ledger import LedgerEntry, LedgerLink, canonical_package
 
 
 def place_changes(number: int, facts: Facts, entries: Sequence[LedgerEntry]) -> list[LedgerLink]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from prdigest.analyzers.versions import CURRENT_ORIGINS_MARK, ORIGINS_MARK, facts_key
+from prdigest.models.ledger import canonical_package
 from prdigest.store import quick
 
 if TYPE_CHECKING:
@@ -194,9 +195,7 @@ def _report(
     narrative = Narrative.model_validate_json(body)
     ledger: list[LedgerLink] = []
     if facts.dependencies.changes:
-        from packaging.utils import canonicalize_name
-
-        names = sorted({str(canonicalize_name(c.package)) for c in facts.dependencies.changes})
+        names = sorted({canonical_package(c.package) for c in facts.dependencies.changes})
         entries = [ledger_entry(row) for row in quick.ledger_rows(connection, repository, names)]
         ledger = place_changes(number, facts, entries)
     text = report_format(fmt).render(build_report(pr, facts, narrative, lang, length, ledger=ledger))

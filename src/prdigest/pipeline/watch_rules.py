@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from packaging.utils import canonicalize_name
-
 from prdigest.errors import ConfigError, NotFound
 from prdigest.facts_view.path_glob import check_glob
 from prdigest.models.facts import VerdictLevel
+from prdigest.models.ledger import canonical_package
 from prdigest.models.watch import Watch
 from prdigest.store.store import Store
 from prdigest.store.watch_store import save_watch
@@ -66,7 +65,7 @@ def new_watch(
         name=name,
         repository=repository,
         paths=tuple(dict.fromkeys(check_glob(p) for p in paths)),
-        packages=tuple(dict.fromkeys(str(canonicalize_name(p)) for p in _kept(packages))),
+        packages=tuple(dict.fromkeys(canonical_package(p) for p in _kept(packages))),
         symbols=tuple(_kept(symbols)),
         people=tuple(_kept(people)),
         lang=CATALOG.lang(lang),

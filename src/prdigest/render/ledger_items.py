@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from prdigest.models.facts import DependencyChange
-from prdigest.models.ledger import LedgerEntry, LedgerLink
+from prdigest.models.ledger import LedgerEntry, LedgerLink, canonical_package
 from prdigest.models.report import DependencyHistoryItem, LedgerStep
 from prdigest.words import Labels
 
@@ -14,7 +14,13 @@ def _spec(requirement: str | None, package: str, lab: Labels) -> str:
     if requirement is None:
         return ""
     text = requirement.split("#", 1)[0].strip()
-    rest = text[len(package) :].strip() if text.lower().startswith(package.lower()) else text
+    first, _, written = text.partition(" ")
+    if text.lower().startswith(package.lower()):
+        rest = text[len(package) :].strip()
+    elif written and canonical_package(first) == canonical_package(package):
+        rest = written.strip()  # "serde_json 1.0" (go.mod, Cargo.toml, package.json) of serde-json
+    else:
+        rest = text
     return (rest or lab.tables["ledger"]["any_version"]).replace("`", "'")
 
 

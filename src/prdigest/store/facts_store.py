@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from packaging.utils import canonicalize_name
 from sqlalchemy import Select, and_, bindparam, delete, insert, select
 
 from prdigest.models.facts import Facts
+from prdigest.models.ledger import canonical_package
 from prdigest.models.pullrequest import PullRequest
 from prdigest.store import search_store
 from prdigest.store.file_texts import load_records
@@ -104,7 +104,7 @@ def facts_row(pull_request_id: int, result: Facts, cache_key: str, record: PullR
         ),
         dependencies=tuple(
             (
-                str(canonicalize_name(c.package)),
+                canonical_package(c.package),
                 c.path,
                 c.before,
                 c.after,

@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from packaging.utils import canonicalize_name
 from sqlalchemy import Select, and_, func, select
 
-from prdigest.models.ledger import LedgerEntry
+from prdigest.models.ledger import LedgerEntry, canonical_package
 from prdigest.store.ledger_rows import ledger_entry as _entry
 from prdigest.store.read_models import repository_id
 from prdigest.store.schema import dependency_changes, pull_requests, repositories
@@ -60,7 +59,7 @@ def ledger_entries(store: Store, repository: str, packages: Sequence[str] | None
     with store._engine.connect() as connection:
         query = _entries_query(repository_id(connection, repository))
         if packages is not None:
-            names = sorted({str(canonicalize_name(p)) for p in packages})
+            names = sorted({canonical_package(p) for p in packages})
             if not names:
                 return []
             query = query.where(dependency_changes.c.package.in_(names))

@@ -1,5 +1,6 @@
 """The dependency ledger pages: ``/repos/{owner}/{name}/deps`` (its packages) and
-``/repos/{owner}/{name}/deps/{package}`` (every change of one package), each with a JSON twin."""
+``/repos/{owner}/{name}/deps/{package}`` (every change of one package, a Go module's path with
+its slashes), each with a JSON twin."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from prdigest.words import DEFAULT_LANG, Lang
 
 router = APIRouter()
 
-PackageParam = Annotated[str, Path(max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+# A Python distribution, a crate or an npm package (``@scope/name``), or a Go module path
+# (``golang.org/x/net``): the path converter keeps its slashes.
+PackageParam = Annotated[str, Path(max_length=200, pattern=r"^@?[A-Za-z0-9][A-Za-z0-9._~/-]*$")]
 
 
 def deps_path(repository: str, package: str | None = None) -> str:
@@ -90,7 +93,7 @@ def packages_html(request: Request, owner: OwnerParam, name: NameParam, lang: La
 
 
 @router.get(
-    "/repos/{owner}/{name}/deps/{package}.json",
+    "/repos/{owner}/{name}/deps/{package:path}.json",
     response_model=DepsPackagePage,
     responses=ERROR_RESPONSES,
     summary="Every change of one package in merged PRs, in merge order",
@@ -101,7 +104,7 @@ def package_json(
     return load_package(request, f"{owner}/{name}", package, lang)
 
 
-@router.get("/repos/{owner}/{name}/deps/{package}", include_in_schema=False)
+@router.get("/repos/{owner}/{name}/deps/{package:path}", include_in_schema=False)
 def package_html(
     request: Request, owner: OwnerParam, name: NameParam, package: PackageParam, lang: LangParam = DEFAULT_LANG
 ) -> Response:

@@ -69,6 +69,11 @@ def _is_cjk(char: str) -> bool:
     return "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf"
 
 
+def _is_wide_punctuation(char: str) -> bool:
+    """Chinese punctuation (「）」「，」「」」): no space is wanted beside it either."""
+    return "\u3000" <= char <= "\u303f" or "\uff00" <= char <= "\uffef"
+
+
 def _is_latin(char: str) -> bool:
     return char.isascii() and (char.isalnum() or char in "`.#+-_/@")
 
@@ -81,8 +86,8 @@ def _spaced_format(template: str, values: dict[str, object]) -> str:
     tail = ""  # the last character of what ``out`` holds
     for literal, field, spec, conversion in _parsed(template):
         # The template's own space around a placeholder is for a Latin value: between Chinese
-        # on both sides ("等 3 个文件 中的") it goes.
-        if out and literal[:1] == " " and _is_cjk(tail) and _is_cjk(literal[1:2]):
+        # on both sides ("等 3 个文件 中的"), or after Chinese punctuation ("（…） 等"), it goes.
+        if out and literal[:1] == " " and (_is_cjk(tail) or _is_wide_punctuation(tail)) and _is_cjk(literal[1:2]):
             literal = literal[1:]
         if out and literal and _is_latin(tail) and _is_cjk(literal[0]):
             out.append(" ")

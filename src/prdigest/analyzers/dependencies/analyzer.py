@@ -17,6 +17,7 @@ from prdigest.analyzers.dependencies.admission import (
 from prdigest.analyzers.dependencies.change_kinds import change_kinds
 from prdigest.analyzers.dependencies.conflicts import variant_conflicts
 from prdigest.analyzers.dependencies.duplication import duplicated_pins, duplicated_rewrites
+from prdigest.analyzers.dependencies.ecosystem_changes import ecosystem_changes
 from prdigest.analyzers.dependencies.moves import mark_moves
 from prdigest.analyzers.dependencies.pairing import Pair, pair_entries
 from prdigest.analyzers.dependencies.requirement_lines import strip_comment
@@ -180,6 +181,11 @@ def analyze_dependencies(pr: PullRequest, ctx: AnalysisContext) -> DependenciesF
                 seen.add(key)
                 changes.append(change)
         findings.extend(_unparsable(declared))
+    for file in pr.files:
+        found = ecosystem_changes(file, texts, known)
+        if found is not None:
+            changes.extend(found[0])
+            findings.extend(found[1])
     findings.extend(_unread(pr))
     findings.extend(variant_conflicts(all_declarations))
     findings.extend(duplicated_rewrites(pr))

@@ -9,6 +9,7 @@ so ``<=1.2`` counts as looser than ``<1.2``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
@@ -17,7 +18,16 @@ from packaging.version import InvalidVersion, Version
 from prdigest.analyzers.dependencies.variants import variant_of
 from prdigest.models.facts import DependencyChangeKind
 
-Bound = tuple[Version, bool]  # (version, inclusive)
+
+class Ordered(Protocol):
+    """A version of any ecosystem's scheme: `packaging`'s, or a semantic version (go.mod,
+    Cargo.toml, package.json, see `ecosystems`)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+    def __gt__(self, other: Any, /) -> bool: ...
+
+
+Bound = tuple[Ordered, bool]  # (version, inclusive)
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,8 @@ class SpecShape:
     cap: Bound | None
     floor: Bound | None
     exclusions: frozenset[str]
+    # the one version pinned, when one is (two different pins admit nothing)
+    pinned: Ordered | None = None
 
 
 def _version(text: str) -> Version | None:
@@ -85,11 +97,16 @@ def spec_shape(specifiers: SpecifierSet) -> SpecShape:
             cap = _lowest_cap(cap, (_compatible_cap(version), False))
     # Two different pins admit nothing; keep them all so equal sets compare equal.
     pin = ",".join(sorted(pins)) if pins else None
-    return SpecShape(pin=pin, cap=cap, floor=floor, exclusions=frozenset(exclusions))
+    pinned = Version(pin) if pin is not None and len(pins) == 1 else None
+    return SpecShape(pin=pin, cap=cap, floor=floor, exclusions=frozenset(exclusions), pinned=pinned)
 
 
 def _specifier_kinds(old: SpecifierSet, new: SpecifierSet) -> list[DependencyChangeKind]:
-    before, after = spec_shape(old), spec_shape(new)
+    return shape_kinds(spec_shape(old), spec_shape(new))
+
+
+def shape_kinds(before: SpecShape, after: SpecShape) -> list[DependencyChangeKind]:
+    """The kinds of change from one shape of constraint to another, whatever the ecosystem."""
     kinds: list[DependencyChangeKind] = []
     if before.pin != after.pin:
         if before.pin is None:
@@ -132,14 +149,14 @@ def _specifier_kinds(old: SpecifierSet, new: SpecifierSet) -> list[DependencyCha
 
 
 def _lowest_allowed(shape: SpecShape) -> Bound | None:
-    if shape.pin is not None and "," not in shape.pin:
-        return (Version(shape.pin), True)
+    if shape.pinned is not None:
+        return (shape.pinned, True)
     return shape.floor
 
 
 def _highest_allowed(shape: SpecShape) -> Bound | None:
-    if shape.pin is not None and "," not in shape.pin:
-        return (Version(shape.pin), True)
+    if shape.pinned is not None:
+        return (shape.pinned, True)
     return shape.cap
 
 

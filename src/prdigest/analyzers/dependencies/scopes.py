@@ -65,11 +65,7 @@ def _group_scope(group: str) -> DependencyScope:
 def scope_of(kind: SourceKind, path: str, group: str) -> DependencyScope:
     """The scope of a requirement declared in ``path`` (a file of ``kind``) under ``group``."""
     if kind in ("pyproject", "setup"):
-        # a manifest under tests/, docs/ or examples/ is a fixture or a sample, not the project's
-        folder = _path_scope(str(PurePosixPath(path).parent)) if "/" in path else None
-        if folder in ("dev", "ci"):
-            return folder
-        return _group_scope(group)
+        return manifest_scope(path, _group_scope(group))
     by_path = _path_scope(path)
     if kind == "other":
         return "ci"  # pip installs in CI configuration (workflow YAML)
@@ -79,6 +75,14 @@ def scope_of(kind: SourceKind, path: str, group: str) -> DependencyScope:
         # an image installs it; a test/dev/CI image is not what users run
         return by_path if by_path in ("dev", "ci") else "runtime"
     return by_path or "unknown"  # shell scripts: only their place says who runs them
+
+
+def manifest_scope(path: str, declared: DependencyScope) -> DependencyScope:
+    """The scope of a requirement that a manifest's table declares (``dev-dependencies``: dev),
+    unless the manifest sits under tests/, docs/ or examples/ (a fixture or a sample) or a CI
+    folder: then nobody but the project's developers or CI installs it."""
+    folder = _path_scope(str(PurePosixPath(path).parent)) if "/" in path else None
+    return folder if folder in ("dev", "ci") else declared
 
 
 # "-e .", "--editable=.[dev,test]", "-e file:." : the project itself, editable, from its checkout.

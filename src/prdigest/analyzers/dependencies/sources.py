@@ -41,7 +41,8 @@ from prdigest.analyzers.recent import RecentByIdentity
 from prdigest.diff import file_diff
 from prdigest.models.pullrequest import FileChange, FileStatus
 
-SourceKind = Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other"]
+# "go", "cargo", "npm": the manifests of `ecosystems`, read apart from the Python ones
+SourceKind = Literal["requirements", "pyproject", "setup", "dockerfile", "shell", "other", "go", "cargo", "npm"]
 
 
 @dataclass(frozen=True)
@@ -78,14 +79,13 @@ class FileDeclarations:
 _REQUIREMENTS_NAME = re.compile(r"(?:^|[-_.])requirements(?:[-_.]|$)")
 
 
-# Dependency manifests of other ecosystems: what they declare is not read (see
-# `unread_manifest`), and a report says so instead of "no effect on users". The default file
-# rules class the same names as dependency config (a test keeps the two lists together).
+# The manifests of other ecosystems that are read, for what they require (`ecosystems`).
+READ_MANIFESTS = frozenset({"go.mod", "package.json", "Cargo.toml"})
+# Dependency manifests of other ecosystems whose declarations are not read (see
+# `unread_manifest`): a report says so instead of "no effect on users". The default file
+# rules class these names and the read ones as dependency config (a test keeps the lists together).
 UNREAD_MANIFESTS = frozenset(
     {
-        "go.mod",
-        "package.json",
-        "Cargo.toml",
         "Gemfile",
         "composer.json",
         "pom.xml",
@@ -100,8 +100,8 @@ _UNREAD_LOWER = frozenset(name.lower() for name in UNREAD_MANIFESTS)
 
 
 def unread_manifest(path: str) -> bool:
-    """A dependency manifest whose format this analyzer does not read (``go.mod``,
-    ``package.json``, ``Cargo.toml``, ``*.gemspec`` ...)."""
+    """A dependency manifest whose format this analyzer does not read (``Gemfile``,
+    ``pom.xml``, ``*.gemspec`` ...)."""
     name = PurePosixPath(path).name.lower()
     return name in _UNREAD_LOWER or name.endswith(".gemspec")
 

@@ -530,7 +530,7 @@ def _dependency_decisions(deps: DependenciesFacts, add: _Add) -> None:
         # A downgrade is no decision to learn from, and a CI tool or a dev pin binds no user.
         if "downgraded" in kinds or change.scope in ("ci", "dev"):
             continue
-        before, after = version_part(change.before), version_part(change.after)
+        before, after = version_part(change.before, change.package), version_part(change.after, change.package)
         # The cap or pin is read by `packaging`: "~=1.4" and "==1.*" cap too, a "<" in a marker does not.
         if kinds & _LOCK_KINDS and change.after and upper_bounded(change.after):
             lock = "dependency-decision.pin" if exact_pin(change.after) else "dependency-decision.lock"

@@ -37,7 +37,11 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 #      complete file list is empty says so instead of repeating its (English) title
 # v23: one-liners lead with the title's intent; v24: motivation in own words, one quote (#26)
 # v25: a pin written in two files is told as a pin, not a rewrite (risk sentences reworded, #26)
-EXTRACTIVE_VERSION = "extractive-v28"
+# v26-28: said only what its evidence shows (#26)
+# v29: go.mod, Cargo.toml and package.json requirements told like Python ones (the version part
+#      after the package's name); a range moved up whole (cap relaxed, floor raised) "raises";
+#      a manifest whose requirements do not parse is no "no effect on users" (#26)
+EXTRACTIVE_VERSION = "extractive-v29"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

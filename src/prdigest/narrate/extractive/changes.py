@@ -58,10 +58,13 @@ def change_shape(facts: Facts) -> Shape:
 
 
 def specifier(text: str | None, package: str) -> str:
-    """The version part of a requirement line (``<14.1.0`` of ``cupy-cuda13x<14.1.0``)."""
+    """The version part of a requirement line (``<14.1.0`` of ``cupy-cuda13x<14.1.0``, ``v1.36.8``
+    of go.mod's ``google.golang.org/protobuf v1.36.8``)."""
     if text is None:
         return ""
-    return _specifier_of(text)
+    found = _specifier_of(text)
+    # a line `packaging` does not read (go.mod, Cargo.toml, package.json) is "name requirement"
+    return found.removeprefix(package).lstrip() if found.startswith(f"{package} ") else found
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from prdigest.narrate.extractive.changes import dependency_fact, dependency_titl
 from prdigest.narrate.extractive.step_parts import Part, WhyFinder, join_more, with_why
 from prdigest.words import Phrases
 
-_MANIFEST_KINDS = ("requirements", "pyproject", "setup")
+_MANIFEST_KINDS = ("requirements", "pyproject", "setup", "go", "cargo", "npm")
 
 
 @dataclass

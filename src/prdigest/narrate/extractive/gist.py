@@ -25,6 +25,8 @@ from prdigest.words import Phrases
 _RELAX = frozenset({"cap-to-exclusion", "cap-relaxed", "unpinned", "exclusion-removed", "floor-lowered"})
 _TIGHTEN = frozenset({"cap-added", "cap-tightened", "exclusion-added", "pinned"})
 _RAISE = frozenset({"floor-raised", "pin-changed"})
+_MAJOR_SUFFIX = re.compile(r"^v\d+$")  # a Go module's major version element (``/v2``)
+_NO_VERSION_MOVE = frozenset({"extras-changed", "markers-changed", "other"})
 # The title's first action word says what kind of change the author meant.
 _ACTIONS = (
     ("restore", r"restor\w+|re-?enabl\w+|re-?land\w*|reapply\w*|bring\s+back"),
@@ -152,8 +154,19 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         # already on the main line (a missing list is the shape "unknown").
         return ph.say("gist", "no_files"), True
     if shape == "dependency-only" or _dependencies_and_bookkeeping(facts):
-        dependencies = _dependencies(facts.dependencies.changes, ph)
+        dependencies = _dependencies(facts.dependencies.changes, ph, pr.title)
         return (dependencies, True) if dependencies else None
+    told_first = shape in ("config-only", "non-source") or (
+        shape == "source" and _title_names_dependency(pr.title, facts.dependencies.changes)
+    )
+    if told_first and (dependencies := _dependencies(facts.dependencies.changes, ph, pr.title)):
+        # no code changed, or the title says the requirement is the point ("Upgrade quic-go to
+        # 0.48.2"): what the requirements now admit is the news, the other files follow
+        declared = {c.path for c in facts.dependencies.changes}
+        others = [f for f in key_files(facts, "full") if f.path not in declared and f.category != "docs"]
+        if not others:
+            return dependencies, True
+        return ph.say("gist", "dependency_and_files", text=dependencies, files=_files(others, ph)), True
     version = _version(facts, ph)
     if version:
         return version, True
@@ -208,6 +221,23 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     return _source(pr, facts, ph), False
 
 
+def _title_names_dependency(title: str, changes: list[DependencyChange]) -> bool:
+    """The title names a package whose requirement the PR changes (a module by its last name:
+    ``quic-go`` of ``github.com/quic-go/quic-go``), or the manifest that declares it (``go.mod``)."""
+    return any(_named_in_title(title, c, manifest=True) for c in changes)
+
+
+def _named_in_title(title: str, change: DependencyChange, *, manifest: bool = False) -> bool:
+    parts = [p for p in change.package.split("/") if p and not _MAJOR_SUFFIX.match(p)]
+    names = {n for n in (change.package, parts[-1] if parts else "") if len(n) >= 3}
+    if manifest:
+        names.add(change.path.rsplit("/", 1)[-1])
+    if not names:
+        return False
+    words = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.search(rf"(?<![\w.@/-])(?:{words})(?![\w/-]|\.\w)", title, re.IGNORECASE) is not None
+
+
 def _dependencies_and_bookkeeping(facts: Facts) -> bool:
     """Declared requirements changed, and every other file is documentation (a changelog
     line) or generated (the lock file the new requirement wrote): the requirements are the change."""
@@ -227,13 +257,40 @@ def _revert(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     return None
 
 
-def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
+def _dependencies(changes: list[DependencyChange], ph: Phrases, title: str = "") -> str | None:
     if not changes:
         return None
-    packages = list(dict.fromkeys(c.package for c in changes))
+    # the package the title names first; a Go module's indirect requirements move with the
+    # direct one that needs them, and a change of features or markers says less than a version
+    # moved: both told last
+    ordered = sorted(
+        changes,
+        key=lambda c: (not _named_in_title(title, c), c.group == "indirect", set(c.kinds) <= _NO_VERSION_MOVE),
+    )
+    packages = list(dict.fromkeys(c.package for c in ordered))
+    direct = list(dict.fromkeys(c.package for c in ordered if c.group != "indirect"))
+    if len(direct) == 1 and len(packages) > 1:
+        main = [c for c in ordered if c.package == direct[0]]
+        text = _one_dependency(main, ph)
+        more = "dependency_indirect_more_one" if len(packages) == 2 else "dependency_indirect_more"
+        return text + ph.say("gist", more, count=len(packages) - 1)
     if len(packages) > 1:
-        shown = [ph.code(p) for p in packages[:3]]
+        first = {p: next(c for c in ordered if c.package == p) for p in packages[:3]}
+        shown = [_package_move(first[p], ph) for p in packages[:3]]
         return ph.say("gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - 3, ph))
+    return _one_dependency(ordered, ph)
+
+
+def _package_move(change: DependencyChange, ph: Phrases) -> str:
+    """```pkg`（`a` → `b`）``: a package named with its versions when both sides have them."""
+    name = ph.code(change.package)
+    before, after = specifier(change.before, change.package), specifier(change.after, change.package)
+    if change.before is None or change.after is None or not before or not after:
+        return name
+    return ph.say("gist", "dependency_move", package=name, before=ph.code(before), after=ph.code(after))
+
+
+def _one_dependency(changes: list[DependencyChange], ph: Phrases) -> str:
     moved = next((c for c in changes if c.moved_from), None)
     if moved is not None and (text := _moved(moved, changes, ph)) is not None:
         return text
@@ -244,6 +301,8 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases) -> str | None:
         return ph.say("gist", "dependency_removed", package=ph.code(change.package))
     kind = main_kind(change)
     verb = "relax" if kind in _RELAX else "tighten" if kind in _TIGHTEN else "raise" if kind in _RAISE else "change"
+    if {"cap-relaxed", "floor-raised"} <= set(change.kinds):
+        verb = "raise"  # the whole range moved up (Cargo's "0.11" to "0.12"): no older release stays
     any_version = ph.say("dependency", "any_version")
     text = ph.say(
         "gist",

@@ -153,6 +153,16 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     unread = [ph.code(p) for f in facts.dependencies.findings if f.kind == "unread-format" for p in f.paths]
     if unread:  # what it declares was not read: no "no effect on users" rests on it
         users.append(ph.say("impact", "users_unread_dependencies", files=_more(unread[:MAX_MODULES], len(unread), ph)))
+    declared = {c.path for c in facts.dependencies.changes}
+    broken = [
+        ph.code(p)
+        for p in dict.fromkeys(p for f in facts.dependencies.findings if f.kind == "unparsable" for p in f.paths)
+        if p not in declared
+    ]
+    if broken:  # what it declares could not be read either (a manifest that does not parse)
+        users.append(
+            ph.say("impact", "users_unparsable_dependencies", files=_more(broken[:MAX_MODULES], len(broken), ph))
+        )
     known = files_known(facts)
     if not known:
         users.append(ph.say("impact", "users_unknown"))

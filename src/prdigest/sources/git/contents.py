@@ -30,7 +30,9 @@ SOURCE_EXTENSIONS: frozenset[str] = frozenset(
 )  # fmt: skip
 # Manifests read whole: which group (dependencies, an extra, build-system) a line belongs to
 # is not in its diff hunk.
-MANIFEST_NAMES: frozenset[str] = frozenset({"pyproject.toml", "setup.cfg"})
+# go.mod, Cargo.toml and package.json: TOML and JSON are read as documents (and a go.mod's
+# require block header is often outside the hunks).
+MANIFEST_NAMES: frozenset[str] = frozenset({"pyproject.toml", "setup.cfg", "go.mod", "Cargo.toml", "package.json"})
 _CI_FOLDERS = frozenset({".github", "workflows", ".buildkite", ".circleci", "ci"})
 # Texts kept for a later commit that will need them again (see ``PipelinedContents``).
 REUSE_BUDGET_BYTES = 32 * 1024 * 1024
