@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from prdigest.analyzers.root_cause import RootCauseRule, find_root_cause
 from prdigest.models.facts import LineOrigin, LineOrigins
-from prdigest.pipeline.origins import followed_lines
-from prdigest.sources.git.blame import BlamedLine, ChangedLines
 
 
 def _origins(counts: dict[int, int]) -> LineOrigins:
@@ -22,20 +20,3 @@ def test_between_prs_that_wrote_as_many_lines_the_later_is_named() -> None:
     most = find_root_cause(_origins({2156: 2, 3204: 1}), own=3217, central={"a.py"}, rule=rule)
     assert most is not None
     assert most.number == 2156  # more lines still win
-
-
-def test_lines_without_behaviour_count_for_nobody() -> None:
-    texts = [
-        "",
-        "    }",
-        "# the cache is keyed by id",
-        "  // note",
-        " * doc line",
-        "    ),",
-        "#include <map>",
-        "x = f(y)",
-    ]
-    changed = ChangedLines(
-        commit="f" * 40, lines=[("a.c", BlamedLine("e" * 40, "a.c", i, i, text)) for i, text in enumerate(texts)]
-    )
-    assert [line.blamed.text for line in followed_lines(changed)] == ["#include <map>", "x = f(y)"]

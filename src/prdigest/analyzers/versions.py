@@ -93,10 +93,9 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
 
 # How a fix's changed lines are blamed (`Facts.origins`, pipeline/origins.py), apart from the
 # analyzers: facts blamed by an older way are blamed again by `analyze`, without re-analysis.
-# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it; 3: only lines
-# that can hold behaviour are counted (no blank, comment-only or bracket-only lines), and the root
-# cause read from them counts every blamed line in `of_lines` (the central file still decides), so
-# stored lineage is redone with the origins.
+# 1: plain blame; 2: lines a commit only moved or re-wrapped blamed again past it; 3: the root
+# cause read from them counts every blamed line in `of_lines` (the central file still decides),
+# so stored lineage is redone with the origins.
 ORIGINS_VERSION = 3
 # How stored facts show their origins: any, and those blamed by this version (its first field).
 ORIGINS_MARK = '"origins":{'

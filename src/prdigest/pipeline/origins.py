@@ -13,7 +13,6 @@ The result is kept in the facts, so each PR is blamed once per analysis (and aga
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -106,7 +105,7 @@ def blame_fixes(
         changed = blame_changed_lines(clone, commit, paths)
         if changed is None:
             return item, None, False, commit
-        return item, follow_moves(followed_lines(changed), moves), changed.limited, commit
+        return item, follow_moves(_followed(changed), moves), changed.limited, commit
 
     done = 0
     page: list[Facts] = []
@@ -153,17 +152,8 @@ def _pending_fixes(store: Store, repository: str, titles: dict[int, PRMoment]) -
     ]
 
 
-# A changed line that holds no behaviour: blank, a comment, or brackets and punctuation alone.
-# Whoever wrote it wrote no bug; counting it names whoever last re-wrapped a block.
-# A C preprocessor line ("#include", "#if") is code, not a comment.
-_NO_BEHAVIOUR = re.compile(
-    r"^\s*(?:#(?!\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error)\b)|//|/\*|\*(?:\s|/|$)|<!--"
-    r"|[\s{}()\[\];,.:]*$)"
-)
-
-
-def followed_lines(changed: ChangedLines) -> list[FollowedLine]:
-    return [FollowedLine(path, blamed) for path, blamed in changed.lines if not _NO_BEHAVIOUR.match(blamed.text)]
+def _followed(changed: ChangedLines) -> list[FollowedLine]:
+    return [FollowedLine(path, blamed) for path, blamed in changed.lines]
 
 
 def _origins(
