@@ -196,3 +196,23 @@ def test_a_sentence_the_body_repeats_is_quoted_once() -> None:
     text = narrate_extractive(_pr(body), _facts(), [], "en", "full").motivation
     assert text.count("no longer race") == 1, text
     assert key_sentences([said, said.replace(" so ", "  so ")], 5) == [said]
+
+
+def test_a_rust_files_own_test_module_is_no_users_behaviour() -> None:
+    source = FileFact(path="src/router.rs", category="source", module="routing", additions=12, deletions=3)
+    rust = [
+        SymbolChange(
+            name=name, kind="function", change=change, path="src/router.rs", language="rust", method="tree-sitter"
+        )
+        for name, change in (
+            ("strip_prefix", "modified"),
+            ("tests::does_not_panic", "added"),
+            ("tests::internal_error", "modified"),
+        )
+    ]
+    impact = narrate_extractive(
+        _pr("Body."), _facts(files=[source], symbols=SymbolsFacts(symbols=rust)), [], "en", "full"
+    ).impact
+    assert "`strip_prefix`" in impact.users
+    assert "tests::" not in impact.users
+    assert "does_not_panic" not in impact.users

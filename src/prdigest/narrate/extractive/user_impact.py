@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from prdigest.analyzers.symbol_names import is_private
+from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.selection import short_name
 from prdigest.models.facts import Facts
@@ -49,6 +49,8 @@ def source_reach(facts: Facts) -> SourceReach:
         if symbol.name.startswith("__"):  # a module's `__getattr__`, not an API a user calls
             continue
         if symbol.docs_only:  # its docstring changed, not what callers meet
+            continue
+        if in_test_module(symbol.name, symbol.language):  # Rust's `mod tests`: checks, not behaviour
             continue
         bucket = {"removed": reach.removed, "modified": reach.modified, "added": reach.added}[symbol.change]
         name = short_name(symbol.name)
