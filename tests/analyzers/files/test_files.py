@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prdigest.analyzers.file_rules import load_rules_file, rules_for
+from prdigest.analyzers.file_rules import default_rules, load_rules_file, rules_for
 from prdigest.analyzers.files import module_from_path
 from prdigest.errors import ConfigError
 from prdigest.models.facts import Facts, FileFact
@@ -277,3 +277,11 @@ def test_build_output_and_javascript_tool_settings_are_no_core_logic(analyze: An
     for path in repo:
         assert (files[path].category, files[path].module) == ("config", "repo config"), path
     assert (files["lib/core/Axios.js"].category, files["lib/core/Axios.js"].type) == ("source", "core-logic")
+
+
+def test_a_rust_tests_module_file_is_test_code() -> None:
+    rules = default_rules()
+    for path in ("src/tests.rs", "axum/src/routing/tests.rs", "src/test.rs"):
+        assert rules.classify(path).category == "test", path
+    for path in ("src/testing.rs", "src/contest.rs", "src/lib.rs"):
+        assert rules.classify(path).category == "source", path
