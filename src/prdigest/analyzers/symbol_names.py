@@ -23,13 +23,13 @@ def has_private_part(name: str, separator: str = ".") -> bool:
 
 
 # The module names Rust gives its in-file unit tests (``#[cfg(test)] mod tests { … }``).
-_RUST_TEST_MODULES = frozenset({"tests", "test"})
+RUST_TEST_MODULES = frozenset({"tests", "test"})
 
 
 def in_test_module(name: str, language: str | None) -> bool:
     """A definition inside a source file's own test module: Rust keeps unit tests beside the
     code (``mod tests``), so a change there is a test change, not the code's."""
-    return language == "rust" and any(p in _RUST_TEST_MODULES for p in name.split("::")[:-1])
+    return language == "rust" and any(p in RUST_TEST_MODULES for p in name.split("::")[:-1])
 
 
 def _go_unexported(parts: list[str]) -> bool:

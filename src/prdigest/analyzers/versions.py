@@ -61,6 +61,7 @@ FACTS_SCHEMA = 2
 # references v10: "Fixes: #12" is one clause; a fix title's trailing "(#N)" is what it fixes.
 # references v11: "Fixing #12" fixes where this PR is the gerund's subject; a release branch's
 # title ("[2.x] Fix crash (#431)") follows up the PR it ports.
+# symbols v14: what a Rust test module holds beside definitions (a macro of test cases) is no edit.
 # files v7: a Rust `tests.rs` / `test.rs` (the file of a `mod tests;`) is test code.
 # references v12-15: a squash body's block whose subject is the PR's title is its own commit (its
 # number read as the title's); "#1…" is cut short; "OWNER#N" / "NAME#N" of the own repository;
@@ -85,7 +86,7 @@ DEFAULT_VERSIONS: Mapping[str, str] = {
     "files": "7",
     "tests_ci": "13",
     "dependencies": "8",
-    "symbols": "13",
+    "symbols": "14",
     "references": "15",
     "discussion": "3",
     "risks": "12",

@@ -64,3 +64,35 @@ def test_a_change_without_one_still_owes_a_test(store: Store) -> None:
     facts = stored_facts(store, REPO, UNTESTED)
     assert facts.tests_ci.in_file_tests == []
     assert facts.tests_ci.missing_tests
+
+
+def test_assertions_of_a_test_modules_macro_are_not_the_change(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A ``macro_rules!`` of test cases inside ``mod tests`` is no definition: its assertions
+    were told as the fix's own ("adds the assertion `assert_eq!(new_uri, $expected);`")."""
+
+    def source(limit: int, checked: str) -> str:
+        return "\n".join(
+            [
+                "pub fn split(path: &str) -> Vec<&str> {",
+                f"    path.split('/').take({limit}).collect()",
+                "}",
+                "",
+                "#[cfg(test)]",
+                "mod tests {",
+                "    use super::*;",
+                "    macro_rules! case {",
+                "        ($path:expr, $expected:expr) => {",
+                f"            {checked}",
+                "        };",
+                "    }",
+                "}",
+                "",
+            ]
+        )
+
+    root = tmp_path_factory.mktemp("macro")
+    repo = GitRepoBuilder(root / "repo")
+    repo.commit({PATH: source(8, "let _ = ($path, $expected);")}, "Initial")
+    repo.squash_pr(3, "Split deeper paths", {PATH: source(16, "assert_eq!(split($path).len(), $expected);")})
+    facts = stored_facts(analyzed_history(repo, REPO, root / "macro.db"), REPO, 3)
+    assert not [e for e in facts.symbols.edits if e.kind == "assertion-added"]

@@ -19,7 +19,7 @@ from prdigest.analyzers.symbols.docs_only import mark_docs_only
 from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
-from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans
+from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans, rust_test_module_spans
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
@@ -61,6 +61,10 @@ def analyze_symbols(
     # what a file's own test module (Rust `mod tests`) does checks the change; it is not the change
     spans = own_test_spans(symbols, "+")
     edits = [e for e in code_edits(list(pr.files), generated | tests) if not in_spans(spans, e.path, e.line)]
+    unplaced = {e.path for e in edits if e.symbol is None and e.path.endswith(".rs")}
+    if unplaced:
+        modules = rust_test_module_spans([f for f in pr.files if f.path in unplaced])
+        edits = [e for e in edits if not in_spans(modules, e.path, e.line)]
     return SymbolsFacts(symbols=symbols, excerpts=excerpts, key_order=ordered, edits=edits)
 
 
