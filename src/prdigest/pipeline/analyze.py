@@ -105,11 +105,18 @@ def analyze_stored(
         r for r in {s.repository for s in states} - repos if stale_origins(store, r) and clone_of(store, r) is not None
     }
     for repo in sorted(repos):
-        clone = clone_of(store, repo)
-        if clone is not None:
-            stats.origins[repo] = blame_fixes(store, repo, clone, jobs=jobs or 2)
-        stats.lineage[repo] = link_repository(store, repo)
+        origins, stats.lineage[repo] = cross_pr_pass(store, repo, jobs=jobs or 2)
+        if origins is not None:
+            stats.origins[repo] = origins
     return stats
+
+
+def cross_pr_pass(store: Store, repository: str, *, jobs: int = 2) -> tuple[OriginStats | None, LineageStats]:
+    """What one PR's facts know only once the others are analyzed: the fixes blamed in the
+    clone (when the repository was synced from one), then the lineage pass."""
+    clone = clone_of(store, repository)
+    origins = blame_fixes(store, repository, clone, jobs=jobs) if clone is not None else None
+    return origins, link_repository(store, repository)
 
 
 def _analyze_todo(

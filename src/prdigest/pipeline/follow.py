@@ -16,7 +16,7 @@ from pathlib import Path
 
 from prdigest.config import LLMConfig, Settings
 from prdigest.models.narrative import Length
-from prdigest.pipeline.analyze import analyze_stored, ensure_facts, facts_cache_key
+from prdigest.pipeline.analyze import analyze_stored, cross_pr_pass, ensure_facts, facts_cache_key
 from prdigest.pipeline.publish import Published, publish_site
 from prdigest.pipeline.publish_pages import LENGTHS
 from prdigest.pipeline.report import current_facts
@@ -120,6 +120,12 @@ def stale_numbers(store: Store, repository: str) -> list[int]:
 def analyze_pr(store: Store, repository: str, number: int) -> None:
     """Current facts for one PR (nothing is done when they are already current)."""
     ensure_facts(store, repository, number)
+
+
+def link_prs(store: Store, repository: str) -> None:
+    """The cross-PR pass once a pass's PRs are analyzed (root causes, lineage, follow-ups):
+    what `analyze_stored` does after analyzing, for the workers that analyze PR by PR."""
+    cross_pr_pass(store, repository)
 
 
 def narrations_for(follow: Follow, numbers: list[int]) -> list[Narration]:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from prdigest.analyzers.versions import CURRENT_ORIGINS_MARK, ORIGINS_MARK, facts_key
-from prdigest.models.ledger import canonical_package
 from prdigest.store import quick
 
 if TYPE_CHECKING:
@@ -195,6 +194,8 @@ def _report(
     narrative = Narrative.model_validate_json(body)
     ledger: list[LedgerLink] = []
     if facts.dependencies.changes:
+        from prdigest.models.ledger import canonical_package  # the models load pydantic: only here
+
         names = sorted({canonical_package(c.package) for c in facts.dependencies.changes})
         entries = [ledger_entry(row) for row in quick.ledger_rows(connection, repository, names)]
         ledger = place_changes(number, facts, entries)

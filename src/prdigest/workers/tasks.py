@@ -129,6 +129,9 @@ def register(app: Celery, runtime: Runtime) -> None:
         first, complete = passes.arrive(pass_id, repository, "analyze", str(number))
         passes.count(pass_id, repository, "analyzed", int(first))  # a re-delivery counts once
         if complete:
+            # Every PR of the pass has its facts: the pass across them (a re-delivery makes
+            # the same links again), then the narrations, which read what it found.
+            steps.link_prs(runtime.store(), repository)
             _open_narrate(pass_id, repository)
 
     @_task(app, base=Step, bind=True, name="prdigest.narrate", step="narrate")
