@@ -13,8 +13,7 @@ from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.registry import run_all
 from prdigest.analyzers.symbols.tree_cache import TREES
 from prdigest.demo.synthetic import write_synthetic_history
-from prdigest.pipeline.analyze import analyze_stored, default_registry, facts_cache_key
-from prdigest.pipeline.lineage import link_repository
+from prdigest.pipeline.analyze import analyze_stored, cross_pr_pass, default_registry, facts_cache_key
 from prdigest.pipeline.worker_pool import MIN_PARALLEL, worker_count
 from prdigest.store.facts_store import FactsRow, all_links, analysis_states, get_facts, save_facts, save_facts_rows
 from prdigest.store.read_models import facets_by_repository
@@ -44,8 +43,8 @@ def _copy(db: Path, tmp_path: Path, name: str = "copy.db") -> Store:
 
 def _reference(db: Path, tmp_path: Path) -> dict[tuple[str, int], str]:
     """Facts JSON per PR on the plain path: run_all one PR at a time, newest first and with
-    no parse kept between PRs, each saved alone, then the cross-PR pass (it may link the
-    synthetic PRs, which name each other)."""
+    no parse kept between PRs, each saved alone, then the cross-PR pass `analyze_stored` ends
+    with (it may link the synthetic PRs, which name each other)."""
     registry = default_registry()
     with _copy(db, tmp_path, "reference.db") as store:
         states = sorted(analysis_states(store), key=lambda s: -s.number)
@@ -55,7 +54,7 @@ def _reference(db: Path, tmp_path: Path) -> dict[tuple[str, int], str]:
             save_facts(store, state.pull_request_id, facts, facts_cache_key(state.record_hash, registry))
         TREES.clear()
         for repository in sorted({s.repository for s in states}):
-            link_repository(store, repository)
+            cross_pr_pass(store, repository)
         return _stored(store)
 
 

@@ -21,7 +21,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.dependencies.moves import move_sources
@@ -46,7 +45,14 @@ from prdigest.pipeline.origins import clone_of
 from prdigest.pipeline.shared_lines import lines_written_by
 from prdigest.store import facts_store
 from prdigest.store.facts_store import get_facts
-from prdigest.store.lineage_queries import PRMoment, facts_containing, pr_by_commit, pr_moments, replace_facts
+from prdigest.store.lineage_queries import (
+    CommitOwners,
+    PRMoment,
+    facts_containing,
+    pr_by_commit,
+    pr_moments,
+    replace_facts,
+)
 from prdigest.store.store import Store
 
 # A pin or cap that a later change may undo, and the changes that undo one.
@@ -78,8 +84,7 @@ class _Pass:
         self.extra_refs: dict[int, list[Reference]] = defaultdict(list)
         self.stats = LineageStats()
         self.clone = clone_of(store, repository)
-        self.by_head = {m.head_sha: m.number for m in self.moments.values() if m.head_sha}
-        self.by_commit: dict[str, int | None] = {}
+        self.owners = CommitOwners(store, repository, self.moments)
 
     # --- reading ----------------------------------------------------------------------
 
@@ -384,9 +389,11 @@ class _Pass:
 
     def rewrites_lines_of(self, source: int, target: int) -> bool:
         """Whether `source` changes lines `target` wrote (git blame of the files both changed)."""
+        if self.clone is None:
+            return False
         mine, theirs = self.facts_of(source), self.facts_of(target)
         record_commit = self.merge_commit(source)
-        if mine is None or theirs is None or record_commit is None or self.clone is None:
+        if mine is None or theirs is None or record_commit is None:
             return False
         their_paths = {f.path for f in theirs.files.files}
         shared = [
@@ -396,22 +403,17 @@ class _Pass:
         ]
         if not shared:
             return False
-        return lines_written_by(self.clone, record_commit, shared, target, partial(self.number_of, exclude=source)) > 0
+
+        def number_of(sha: str, look_up: bool) -> int | None:
+            return self.owners.number_of(sha, source, look_up)
+
+        return lines_written_by(self.clone, record_commit, shared, target, number_of) > 0
 
     def merge_commit(self, number: int) -> str | None:
         try:
             return self.store.get_pr(self.repository, number).merge_commit_sha
         except NotFound:
             return None
-
-    def number_of(self, sha: str, look_up: bool, *, exclude: int) -> int | None:
-        """The PR a commit belongs to: its squash commit or head, else (when `look_up`) the
-        PR whose commits hold it."""
-        if sha in self.by_head:
-            return self.by_head[sha]
-        if look_up and sha not in self.by_commit:
-            self.by_commit[sha] = pr_by_commit(self.store, self.repository, sha, exclude=exclude)
-        return self.by_commit.get(sha)
 
     def edits_counterparts(self, source: int, target: int) -> bool:
         """Whether `source` edits a file whose counterpart `target` edited: the same name at

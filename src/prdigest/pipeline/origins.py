@@ -28,10 +28,10 @@ from prdigest.sources.git.blame import ChangedLines, blame_changed_lines
 from prdigest.sources.git.clone_location import CLONE_STATE, clone_from_state
 from prdigest.store.facts_store import get_facts
 from prdigest.store.lineage_queries import (
+    CommitOwners,
     PRMoment,
     facts_containing,
     facts_lacking,
-    pr_by_commit,
     pr_moments,
     replace_facts,
 )
@@ -73,21 +73,11 @@ def blame_fixes(
     ``ORIGINS_VERSION`` made; write them to its facts."""
     stats = OriginStats()
     moments = pr_moments(store, repository)
-    by_head = {m.head_sha: m.number for m in moments.values() if m.head_sha}
     pending = _pending_fixes(store, repository, moments)
     if on_progress is not None:
         on_progress(0, len(pending))
-    looked_up: dict[str, int | None] = {}
+    owners = CommitOwners(store, repository, moments)
     moves = MovesCache(clone)
-
-    def number_of(sha: str, own: int, look_up: bool) -> int | None:
-        if sha in by_head:
-            return by_head[sha]
-        if not look_up:
-            return looked_up.get(sha)
-        if sha not in looked_up:
-            looked_up[sha] = pr_by_commit(store, repository, sha, exclude=own)
-        return looked_up[sha]
 
     def blame_one(item: Facts) -> tuple[Facts, list[FollowedLine] | None, bool, str | None]:
         try:
@@ -115,7 +105,7 @@ def blame_fixes(
             if commit is None:
                 stats.skipped_no_commit += 1
             else:
-                origins = _origins(commit, blamed, limited, item.number, number_of)
+                origins = _origins(commit, blamed, limited, item.number, owners.number_of)
                 page.append(item.model_copy(update={"origins": origins}))
                 stats.blamed += 1
                 stats.lines += origins.lines

@@ -75,6 +75,26 @@ def pr_by_commit(store: Store, repository: str, sha: str, *, exclude: int | None
     return None
 
 
+class CommitOwners:
+    """Which stored PR a commit belongs to: the PR whose squash commit or head it is (known
+    from `pr_moments`), else, when asked to look it up, the one `pr_by_commit` finds (a scan of
+    the records, made once per commit)."""
+
+    def __init__(self, store: Store, repository: str, moments: dict[int, PRMoment]) -> None:
+        self._store = store
+        self._repository = repository
+        self._by_head = {m.head_sha: m.number for m in moments.values() if m.head_sha}
+        self._looked_up: dict[str, int | None] = {}
+
+    def number_of(self, sha: str, own: int, look_up: bool) -> int | None:
+        """The PR of `sha` other than `own`; without `look_up`, only what is known already."""
+        if sha in self._by_head:
+            return self._by_head[sha]
+        if look_up and sha not in self._looked_up:
+            self._looked_up[sha] = pr_by_commit(self._store, self._repository, sha, exclude=own)
+        return self._looked_up.get(sha)
+
+
 def _containing(text: str) -> str:
     """A LIKE pattern (escape character ``\\``) matching any text that holds ``text`` literally."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
