@@ -35,7 +35,7 @@ def test_each_dependency_change_names_its_predecessor_and_successor(tmp_path: Pa
     assert item.next.requirement == "cupy-cuda13x!=14.1.0"
     assert item.text == (
         "cupy-cuda13x in requirements/kv.txt: added `<14.1.0`; "
-        "before: no earlier change recorded; after: `!=14.1.0` (#3)"
+        "before: no earlier change by a synced PR; after: `!=14.1.0` (#3)"
     )
     markdown = report_format("md").render(first)
     assert "## Dependency history" in markdown
@@ -48,7 +48,7 @@ def test_each_dependency_change_names_its_predecessor_and_successor(tmp_path: Pa
     assert cu12.previous is not None
     assert cu12.previous.number == 1
     assert "#1" in cu12.text
-    assert "没有更晚的变更记录" in cu12.text
+    assert "已同步的 PR 中没有更晚的变更" in cu12.text
 
 
 def test_history_of_one_package_and_the_deps_command(tmp_path: Path, store: Store) -> None:

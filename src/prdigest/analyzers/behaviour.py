@@ -197,7 +197,8 @@ def is_comment_line(text: str, language: str | None) -> bool:
     if language in _HASH_COMMENT:
         return text.startswith("#") and not text.startswith("#!")
     if language in _SLASH_COMMENT:
-        return text.startswith(("//", "/*", "*", "*/"))
+        # a block comment's inner line is "* text" or "*"; "*dest = x" dereferences a pointer
+        return text.startswith(("//", "/*")) or re.match(r"\*(?:\s|/|$)", text) is not None
     if language in _DASH_COMMENT:
         return text.startswith("--")
     return bool(re.match(r"(#|//|/\*|\*)", text))

@@ -48,6 +48,10 @@ _RULE_FIELDS = {"pattern", "category", "type", "module", "language", "generated"
 _TOP_KEYS = {"rule", "ci_paths", "languages", "module_names_zh"}
 _MEMO_SIZE = 20_000  # paths remembered per rule set
 
+# The module the default rules give lock files (uv.lock, go.sum, Cargo.lock, package-lock.json):
+# generated, yet what they pin is what gets installed.
+LOCK_MODULE = "lock files"
+
 
 class Glob:
     """A compiled path glob (see the module docstring for the syntax)."""

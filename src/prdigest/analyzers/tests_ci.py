@@ -27,7 +27,7 @@ from prdigest.analyzers.ci_actions import action_changes
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.data_lines import adds_data_only
-from prdigest.analyzers.file_rules import rules_for
+from prdigest.analyzers.file_rules import LOCK_MODULE, rules_for
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbol_names import in_test_module
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
@@ -264,6 +264,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     rules = rules_for(ctx.rules)
     by_path = {change.path: change for change in pr.files}
     relevant = [f for f in files.files if not f.generated]
+    locks = [f for f in files.files if f.generated and f.module == LOCK_MODULE]
     tests = [f for f in relevant if f.category == "test" or f.type == "test"]
     test_files = [f.path for f in tests if f.status != "removed"]
     removed_tests = [f.path for f in tests if f.status == "removed"]
@@ -306,7 +307,8 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
         ci_changed=bool(ci_files),
         ci_files=ci_files,
         ci_jobs=jobs,
-        ci_only=bool(ci_files) and all(rules.is_ci(f.path) for f in relevant),
+        # a lock file is generated, but what it pins is installed: CI and a lock are not CI only
+        ci_only=bool(ci_files) and all(rules.is_ci(f.path) for f in relevant + locks),
         ci_actions=action_changes([by_path[p] for p in ci_files if p in by_path]),
     )
 

@@ -81,16 +81,19 @@ FACTS_SCHEMA = 2
 # dependencies v8 / risks v12: go.mod, Cargo.toml and package.json are read for what they require
 # (source kinds "go", "cargo", "npm": Go's minimum versions, Cargo's caret default, npm ranges),
 # their other manifests stay unread; a requirement's version part is read without its package name.
+# tests_ci v14 / files v8 (key files): a lock file changed beside CI files makes no CI-only PR.
+# verdict v17 / tests_ci v14: a C-family line "*dest = x" dereferences a pointer, no comment line.
+# symbols v15: a closure run in place (`defer func() { … }()`) is no call of a name.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
-    "files": "7",
-    "tests_ci": "13",
+    "files": "8",
+    "tests_ci": "14",
     "dependencies": "8",
-    "symbols": "14",
+    "symbols": "15",
     "references": "15",
     "discussion": "3",
     "risks": "12",
-    "verdict": "16",
+    "verdict": "17",
 }
 
 # How a fix's changed lines are blamed (`Facts.origins`, pipeline/origins.py), apart from the

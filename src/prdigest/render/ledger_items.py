@@ -24,14 +24,22 @@ def _spec(requirement: str | None, package: str, lab: Labels) -> str:
     return (rest or lab.tables["ledger"]["any_version"]).replace("`", "'")
 
 
-def _step(entry: LedgerEntry | None, lab: Labels, edge: str) -> tuple[LedgerStep | None, str]:
+def _step(entry: LedgerEntry | None, lab: Labels, edge: str, *, joins: bool = True) -> tuple[LedgerStep | None, str]:
+    """The neighbouring ledger entry as text; ``joins`` is False when its requirement is not the
+    one this PR read or left (a commit outside the synced PRs changed it in between)."""
     table = lab.tables["ledger"]
     if entry is None:
         return None, table[edge]
     step = LedgerStep(number=entry.number, title=entry.title, requirement=entry.after)
     if entry.after is None:
-        return step, table["removed"].format(number=entry.number)
-    return step, table["step"].format(spec=_spec(entry.after, entry.package, lab), number=entry.number)
+        text = table["removed"].format(number=entry.number)
+    else:
+        text = table["step"].format(spec=_spec(entry.after, entry.package, lab), number=entry.number)
+    return step, text if joins else table[f"{edge}_gap"].format(step=text)
+
+
+def _same(left: str | None, right: str | None, package: str, lab: Labels) -> bool:
+    return left is None or right is None or _spec(left, package, lab) == _spec(right, package, lab)
 
 
 def _change(change: DependencyChange, lab: Labels) -> str:
@@ -55,8 +63,12 @@ def history_items(
     items: list[DependencyHistoryItem] = []
     table = lab.tables["ledger"]
     for change, link in zip(changes, links, strict=False):
-        previous, previous_text = _step(link.previous, lab, "first")
-        following, next_text = _step(link.next, lab, "last")
+        # The ledger holds the synced PRs only: a requirement this PR found other than its
+        # predecessor left it (or left other than its successor found) was changed in between.
+        joins_previous = link.previous is None or _same(link.previous.after, change.before, change.package, lab)
+        joins_next = link.next is None or _same(change.after, link.next.before, change.package, lab)
+        previous, previous_text = _step(link.previous, lab, "first", joins=joins_previous)
+        following, next_text = _step(link.next, lab, "last", joins=joins_next)
         if not merged:
             next_text = table["not_merged"]
         text = table["line"].format(

@@ -285,3 +285,11 @@ def test_a_rust_tests_module_file_is_test_code() -> None:
         assert rules.classify(path).category == "test", path
     for path in ("src/testing.rs", "src/contest.rs", "src/lib.rs"):
         assert rules.classify(path).category == "source", path
+
+
+def test_markdown_under_github_is_docs_and_its_workflows_and_settings_stay_configuration() -> None:
+    rules = default_rules()
+    for path in (".github/PULL_REQUEST_TEMPLATE.md", ".github/ISSUE_TEMPLATE/bug_report.md", ".github/SECURITY.md"):
+        assert rules.classify(path).category == "docs", path
+    for path in (".github/workflows/ci.yml", ".github/dependabot.yml", ".github/ISSUE_TEMPLATE/config.yml"):
+        assert rules.classify(path).category == "config", path

@@ -356,3 +356,31 @@ def test_go_js_and_rust_definitions_tell_the_calls_they_gained_and_lost(tmp_path
     en, zh = _texts(store, 1)
     assert "`Server.Start` no longer calls `s.validate()`" in en
     assert "`Server.Start` 现在会调用 `s.watch()`" in zh
+
+
+GZIP_BEFORE = """package middleware
+
+func Gzip(w Writer) {
+\tdefer func() {
+\t\tif w.Size() == 0 {
+\t\t\tw.Reset()
+\t\t}
+\t}()
+\t(func() { w.Flush() })()
+}
+"""
+GZIP_AFTER = GZIP_BEFORE.replace("w.Size() == 0", "!w.WroteBody()").replace("w.Flush()", "w.Close()")
+
+
+def test_a_closure_run_in_place_is_no_call_but_the_calls_inside_it_are(tmp_path: Path) -> None:
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({"README.md": "# pkg\n", "gzip.go": GZIP_BEFORE}, "Init")
+    repo.squash_pr(1, "Tell an empty body by what was written", {"gzip.go": GZIP_AFTER})
+    store = analyzed_history(repo, "example-org/pkg", tmp_path / "db.sqlite")
+    calls = {
+        (e.kind, e.symbol): json.loads(e.params["callees"])
+        for e in stored_facts(store, "example-org/pkg", 1).symbols.edits
+        if e.kind.startswith("call-")
+    }
+    # the deferred closure's changed condition is no call swapped for another
+    assert calls == {("call-removed", "Gzip"): ["w.Flush()"], ("call-added", "Gzip"): ["w.Close()"]}

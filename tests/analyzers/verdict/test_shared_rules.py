@@ -201,3 +201,19 @@ def test_imports_put_in_another_order_change_no_behaviour() -> None:
     lazy_after = "import os\n\n\ndef f():\n    import sys\n    return sys\n"
     lazy = change.model_copy(update={"content_before": eager, "content_after": lazy_after, "patch": lazy_patch})
     assert file_changes_behaviour(lazy)
+
+
+def test_a_go_pointer_assignment_is_code_and_a_block_comments_inner_line_is_not() -> None:
+    patch = (
+        "@@ -1,6 +1,6 @@\n"
+        " /*\n"
+        "- * Unix milliseconds.\n"
+        "+ * Unix milliseconds, since Go 1.17.\n"
+        "  */\n"
+        " func set(dest *time.Time, n int64) {\n"
+        "-\t*dest = time.Unix(n/1e3, (n%1e3)*1e6) // TODO: time.UnixMilli\n"
+        "+\t*dest = time.UnixMilli(n)\n"
+        " }\n"
+    )
+    change = FileChange(path="binder.go", status=FileStatus.MODIFIED, patch=patch)
+    assert changed_lines(change, "go") == ChangedLines(code=2, quiet=2)

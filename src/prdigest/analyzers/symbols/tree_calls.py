@@ -24,6 +24,9 @@ _CLIP = 60
 # Statements whose first child is the call they make.
 _STATEMENTS = frozenset({"expression_statement", "defer_statement", "go_statement"})
 _CALLS = frozenset({"call_expression", "call"})
+_FUNCTION_LITERALS = frozenset(
+    {"func_literal", "function_expression", "function", "arrow_function", "closure_expression"}
+)
 # Declarations and the field that names what they declare: Go, Rust, JavaScript/TypeScript.
 _DECLARATIONS = {"short_var_declaration": "left", "var_spec": "name", "let_declaration": "pattern",
                  "variable_declarator": "name"}  # fmt: skip
@@ -63,7 +66,10 @@ def _callee(statement: tree_sitter.Node, source: bytes) -> str | None:
 def _called(call: tree_sitter.Node, source: bytes) -> str | None:
     """The callee of a call expression, as `_callee` names it."""
     function = call.child_by_field_name("function")
-    if function is None:
+    while function is not None and function.type == "parenthesized_expression" and function.named_children:
+        function = function.named_children[0]
+    if function is None or function.type in _FUNCTION_LITERALS:
+        # ``defer func() { … }()``: a closure run in place is its body's code, no call of a name
         return None
     # a chain split over lines (``req.extensions_mut()\n    .insert``) reads as one name
     text = _node_text(function, source).replace(" .", ".").replace(" ::", "::")

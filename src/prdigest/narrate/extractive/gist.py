@@ -13,7 +13,8 @@ from prdigest.analyzers.title_rules import is_typo_fix
 from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_files, ranked_symbols, short_name
-from prdigest.models.facts import DependencyChange, Facts, FileFact, Reference
+from prdigest.facts_view.symbol_lines import changed_lines_in
+from prdigest.models.facts import CodeEdit, DependencyChange, Facts, FileFact, Reference, SymbolChange
 from prdigest.models.pullrequest import PullRequest
 from prdigest.narrate.extractive.changes import change_shape, main_kind, specifier
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
@@ -55,6 +56,11 @@ MAX_FILES = 2
 _NOT_BEHAVIOUR = frozenset({"docs", "example"})
 MAX_SYMBOLS = 2
 MAX_EDITS = 2  # a one-liner names the two most telling code edits
+# Names of code in all: the two the gist lists, and two more the edits name to say what
+# changed in them ("`lock` no longer imports `fcntl` under try/except"); more is a list.
+MAX_NAMES = 4
+_CODE_SPAN = re.compile(r"`[^`]+`")
+_NAMING = re.compile(r"[A-Za-z_]")
 MAX_REFS = 2
 _WHY_WHERE = frozenset({"title", "body", "closing-issue"})  # the author's words, not a comment's
 
@@ -100,10 +106,25 @@ def fact_summary(pr: PullRequest, facts: Facts, ph: Phrases) -> str | None:
     # clause is a sentence already.
     code = [edit for edit in kept if not is_step_edit(edit)]
     if code:
-        edits = edits_sentence(code, ph, limit=MAX_EDITS)
+        edits = _edits_within(gist, code, ph, MAX_EDITS)
     else:
-        edits = edits_sentence(kept, ph, limit=1) if change_shape(facts) != "source" else ""
+        edits = _edits_within(gist, kept, ph, 1) if change_shape(facts) != "source" else ""
     return ph.say("gist", "with_edits", gist=gist, edits=edits) if edits else gist
+
+
+def _edits_within(gist: str, edits: list[CodeEdit], ph: Phrases, limit: int) -> str:
+    """The first edits (at most ``limit``) whose names, with the gist's, stay within
+    `MAX_NAMES`: a one-liner that names more is a list, not a summary ("" when none fits)."""
+    for count in range(limit, 0, -1):
+        sentence = edits_sentence(edits, ph, limit=count)
+        if len(_names(gist) | _names(sentence)) <= MAX_NAMES:
+            return sentence
+    return ""
+
+
+def _names(text: str) -> set[str]:
+    """The code spans that name something: a value (`10`, `>=2.0`, `"utf-8"`) is no name."""
+    return {span for span in _CODE_SPAN.findall(text) if _NAMING.search(span) and span[1:2] not in "'\""}
 
 
 def fixed_kinds(facts: Facts) -> list[str]:
@@ -390,6 +411,18 @@ def _files(files: list[FileFact], ph: Phrases) -> str:
 # edits a comment, it removes no function.
 _ACTION_CHANGE = {"add": "added", "remove": "removed"}
 _ON_EXISTING = frozenset({"fix", "refactor", "improve", "change"})  # a restore brings back what went
+_WHERE_IT_SITS = frozenset({"fix", "improve"})  # verbs that place the change in what they name
+
+
+def _where_it_sits(symbols: list[SymbolChange], pr: PullRequest) -> list[SymbolChange]:
+    """The definitions that hold most of the changed lines, private ones too: "fixes `f`" and
+    "improves `f`" say the fix is in `f`, so not a constructor whose one line changed beside
+    the method that was rewritten. Ties keep the ranking (public first); [] when no line is placed."""
+    counts = {id(s): changed_lines_in(s, pr) for s in symbols}
+    most = max(counts.values(), default=0)
+    if most == 0:
+        return []
+    return sorted((s for s in symbols if counts[id(s)] * 2 > most), key=lambda s: -counts[id(s)])
 
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
@@ -423,6 +456,8 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         added = {short_name(s.name) for s in facts.symbols.symbols if s.change == "added"}
         if all(s.change == "removed" and short_name(s.name) not in added for s in public):
             kind = "remove"  # "fixes `f`" of a function the PR deletes (not moves) would be false
+    if kind in _WHERE_IT_SITS:
+        public = _where_it_sits(symbols, pr) or public
     verb = ph.say("gist", f"action-{kind}")
     if central is not None and public:
         names = [ph.code(s.name) for s in public]

@@ -53,19 +53,21 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
     if quoted:
         parts.append(ph.say("motivation", "body_says", quotes=ph.quotes(quoted)))
     else:
+        # A body of bullets and no sentence ("Fixed these:" and a list of advisories) still
+        # says why: its first point is quoted, never "no motivation".
+        listed = [] if lead or _TEMPLATE_MARK.search(pr.body) else _points([f"{pr.title}\n\n{pr.body}"], pr.title)
         if lead:
             parts.append(ph.say("motivation", "lead_only"))
+        elif listed:
+            parts.append(ph.say("motivation", "body_points", quotes=ph.quotes(listed)))
         else:
             parts.append(ph.say("motivation", _no_motivation(pr.body)))
         messages = [c.message for c in pr.commits if not c.subject.lower().startswith("merge")]
-        points = [
-            shorten(point, MAX_QUOTE)
-            for point in commit_points(messages, pr.title)
-            if not _LINK_ONLY.match(point) and not any(is_metadata(point, message) for message in messages)
-        ][:1]
+        # the body's list is quoted; the commits' (the same text, from git) is not quoted again
+        points = [] if listed else _points(messages, pr.title)
         if points:
             parts.append(ph.say("motivation", "commit_points", quotes=ph.quotes(points)))
-        elif not any(_has_own_lines(message) for message in messages):
+        elif not listed and not any(_has_own_lines(message) for message in messages):
             # A message with lines of its own says more than the title (a bot's list of links,
             # a wrapped paragraph), only nothing to quote as a reason: then nothing is said of it.
             parts.append(ph.say("motivation", "no_points"))
@@ -84,6 +86,15 @@ def motivation(pr: PullRequest, facts: Facts, length: Length, ph: Phrases) -> st
 _TEMPLATE_MARK = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s+\[[ xX]\]|<!--)|^[A-Z][A-Z ]{2,}:", re.MULTILINE)
 # A git trailer ("Signed-off-by: …", "Co-authored-by: …"): who, not why.
 _TRAILER = re.compile(r"^[\w-]+-by:\s", re.IGNORECASE)
+
+
+def _points(messages: list[str], title: str) -> list[str]:
+    """The first point the messages list beyond the title, shortened: no bare link, no metadata."""
+    return [
+        shorten(point, MAX_QUOTE)
+        for point in commit_points(messages, title)
+        if not _LINK_ONLY.match(point) and not any(is_metadata(point, message) for message in messages)
+    ][:1]
 
 
 def _no_motivation(body: str) -> str:
