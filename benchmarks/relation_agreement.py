@@ -8,7 +8,9 @@ message and diff in a local clone, before looking at prdigest's output (six hist
 fastapi, flask, setuptools and fmt later, scored blind once before rules were chosen on them;
 starlette and click scored blind once on the rules of that round; uvicorn, werkzeug and typer
 (102 labels) and then cobra, rich and jinja (63) written blind by another reader from git
-alone, each set scored once before and once after the rules changed, the first then tuned on).
+alone, each set scored once before and once after the rules changed, the first then tuned on;
+then echo, bat and attrs (76), written blind the same way and scored on rules none of their
+PRs chose).
 Two samples per
 history, chosen evenly over it: ``refs`` (PRs whose message names other numbers: each
 number's true relation, ``mentions`` when it is no relation of the PR) and ``blame`` (fixes

@@ -100,3 +100,17 @@ def test_test_paths() -> None:
     assert is_test_path("src/render_test.go")
     assert is_test_path("packages/vite/src/__tests__/x.ts")
     assert not is_test_path("src/contest.py")
+
+
+def test_a_test_fixture_named_like_the_crate_does_not_take_its_name() -> None:
+    # Test fixtures often hold a Cargo.toml of the crate's own name; whichever of them a set
+    # gave last once took the name, so `use bat::error` found no file (the count changed run to run).
+    fixtures = {f"tests/syntax/case{i}/Cargo.toml": "[package]\nname = 'bat'\n" for i in range(8)}
+    texts = {
+        **fixtures,
+        "Cargo.toml": "[package]\nname = 'bat'\n",
+        "src/lib.rs": "pub mod error;\n",
+        "src/error.rs": "pub enum Error {}\n",
+        "src/bin/bat/assets.rs": "use bat::error::*;\n",
+    }
+    assert _importers(texts, "src/error.rs") == {"src/bin/bat/assets.rs"}

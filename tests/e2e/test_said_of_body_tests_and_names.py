@@ -73,6 +73,11 @@ def _store(tmp_path: Path) -> Store:
         "Fix the race when a target is added while another request picks one",
         {"proxy/balancer.go": BALANCER_FIXED},
     )
+    repo.squash_pr(
+        4,
+        "Highlight option names in man pages",
+        {"syntaxes/man.sublime-syntax": "scope: text.man\n", "tests/syntax-tests/man.txt": "-o, --option\n"},
+    )
     return analyzed_history(repo, REPO, tmp_path / "db.sqlite")
 
 
@@ -84,6 +89,10 @@ def test_a_body_of_bullets_tests_alone_and_a_one_liner_of_two_names(tmp_path: Pa
     assert "Tests changed; no source code changed with them." in tests_only
     assert "with the code" not in tests_only
     assert "源码没有改动" in report_for(store, REPO, 1, zh, "full", None).risks.impact.team
+
+    # a syntax definition is no source file, yet the tests changed with it
+    beside = report_for(store, REPO, 4, en, "full", None).risks.impact.team
+    assert "Tests changed with the code." in beside
 
     listed = report_for(store, REPO, 2, en, "full", None).motivation
     assert "no motivation" not in listed

@@ -231,7 +231,10 @@ class _RustResolver:
         self._paths = paths
         self._crates: dict[str, str] = {}  # crate name (underscored) -> its src directory
         self._roots: list[str] = []  # src directories, longest first
-        for path in paths:
+        # Outermost manifests first, and a name keeps its first crate: a test fixture's
+        # Cargo.toml named like the real crate (``tests/…/Cargo.toml``) must not take it, and
+        # a set's order must not decide which does.
+        for path in sorted(paths, key=lambda p: (p.count("/"), p)):
             if posixpath.basename(path) != "Cargo.toml":
                 continue
             try:
@@ -241,7 +244,7 @@ class _RustResolver:
             package = manifest.get("package")
             src = posixpath.join(posixpath.dirname(path), "src") if posixpath.dirname(path) else "src"
             if isinstance(package, dict) and isinstance(package.get("name"), str):
-                self._crates[package["name"].replace("-", "_")] = src
+                self._crates.setdefault(package["name"].replace("-", "_"), src)
             self._roots.append(src)
         self._roots.sort(key=lambda root: -len(root))
 

@@ -83,10 +83,12 @@ FACTS_SCHEMA = 2
 # their other manifests stay unread; a requirement's version part is read without its package name.
 # tests_ci v14 / files v8 (key files): a lock file changed beside CI files makes no CI-only PR.
 # verdict v17 / tests_ci v14: a C-family line "*dest = x" dereferences a pointer, no comment line.
+# files v9: a Rust crate's name is its outermost manifest's (a test fixture's Cargo.toml of the
+# same name took it, by a set's order, so a file's importers changed from run to run).
 # symbols v15: a closure run in place (`defer func() { … }()`) is no call of a name.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
-    "files": "8",
+    "files": "9",
     "tests_ci": "14",
     "dependencies": "8",
     "symbols": "15",

@@ -198,9 +198,10 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
         ci = [ph.code(p) for p in facts.tests_ci.ci_files]
         team.append(ph.say("impact", "team_ci", paths=_more(ci[:MAX_MODULES], len(ci), ph)))
     if facts.tests_ci.tests_changed:
-        # "with the code" only when code changed beside them: a PR of test files alone has none
-        with_code = any(f.category in ("source", "example") for f in facts.files.files)
-        team.append(ph.say("impact", "team_tests" if with_code or not known else "team_tests_no_code"))
+        # "with the code" unless nothing but tests (and docs) changed: a syntax definition, a
+        # submodule or a script beside them is what they test, whatever its category
+        tests_alone = all(f.category in ("test", "docs") for f in facts.files.files)
+        team.append(ph.say("impact", "team_tests_no_code" if known and tests_alone else "team_tests"))
     elif facts.tests_ci.removed_test_files:
         removed = [ph.code(p) for p in facts.tests_ci.removed_test_files]
         team.append(ph.say("impact", "team_tests_removed", paths=_more(removed[:MAX_MODULES], len(removed), ph)))
