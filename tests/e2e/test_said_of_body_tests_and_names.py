@@ -78,6 +78,9 @@ def _store(tmp_path: Path) -> Store:
         "Highlight option names in man pages",
         {"syntaxes/man.sublime-syntax": "scope: text.man\n", "tests/syntax-tests/man.txt": "-o, --option\n"},
     )
+    # one requirement and ten source files: more files than the key files a report shows
+    renamed = {f"pkg/part{i}.py": f"from colours import paint\nNAME = 'part{i}'\n" for i in range(10)}
+    repo.squash_pr(5, "Use the colours package", {"requirements.txt": "colours>=1.0\n", **renamed})
     return analyzed_history(repo, REPO, tmp_path / "db.sqlite")
 
 
@@ -93,6 +96,11 @@ def test_a_body_of_bullets_tests_alone_and_a_one_liner_of_two_names(tmp_path: Pa
     # a syntax definition is no source file, yet the tests changed with it
     beside = report_for(store, REPO, 4, en, "full", None).risks.impact.team
     assert "Tests changed with the code." in beside
+
+    # "and N more files" counts every file changed, not only the key files shown
+    more = report_for(store, REPO, 5, en, "full", None).summary.one_line
+    assert more.endswith("and 8 more files"), more
+    assert "等 10 个文件" in report_for(store, REPO, 5, zh, "full", None).summary.one_line
 
     listed = report_for(store, REPO, 2, en, "full", None).motivation
     assert "no motivation" not in listed

@@ -6,6 +6,7 @@ Chinese) or say nothing about the whole change."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
@@ -187,11 +188,12 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         others = [f for f in key_files(facts, "full") if f.path not in declared and f.category != "docs"]
         if not others:
             return dependencies, True
-        return ph.say("gist", "dependency_and_files", text=dependencies, files=_files(others, ph)), True
+        every = _kind_of(facts, lambda f: f.path not in declared and f.category != "docs")
+        return ph.say("gist", "dependency_and_files", text=dependencies, files=_files(others, ph, every)), True
     version = _version(facts, ph)
     if version:
         return version, True
-    files = _files(key_files(facts, "full"), ph)
+    files = _files(key_files(facts, "full"), ph, _kind_of(facts, lambda f: True) or None)
     typo = is_typo_fix(pr)
     if shape == "docs-only":
         return ph.say("gist", "docs_typo" if typo else "docs", files=files), False
@@ -226,14 +228,16 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
     categories = {f.category for f in facts.files.files}
     if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
         tests = [f for f in key_files(facts, "full") if f.category == "test"]
-        return ph.say("gist", "tests", files=_files(tests, ph)), False
+        every_test = _kind_of(facts, lambda f: f.category == "test")
+        return ph.say("gist", "tests", files=_files(tests, ph, every_test)), False
     if shape == "config-only":
         # Only the configuration files are named as configuration: a changelog beside them is documentation.
         configs = [f for f in key_files(facts, "full") if f.category != "docs"]
         if any(f.category == "docs" for f in facts.files.files):
             if not configs:
                 return ph.say("gist", "other", files=files), False
-            return ph.say("gist", "config_and_docs", files=_files(configs, ph)), False
+            every_config = _kind_of(facts, lambda f: f.category != "docs")
+            return ph.say("gist", "config_and_docs", files=_files(configs, ph, every_config)), False
         return ph.say("gist", "config", files=files), False
     if shape == "non-source":
         return ph.say("gist", "other", files=files), False
@@ -396,15 +400,24 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
     return ph.say("gist", "version", before=ph.code(edit.params["before"]), after=ph.code(edit.params["after"]))
 
 
-def _files(files: list[FileFact], ph: Phrases) -> str:
+def _files(files: list[FileFact], ph: Phrases, among: list[FileFact] | None = None) -> str:
+    """The first two of ``files`` (key files, most telling first) and how many more of ``among``
+    (every file of that kind, not only the key ones: the count says what the PR changed)."""
     # Two names at most: a third is a list, not a summary.
     shown = [ph.code(f.path) for f in files[:MAX_FILES]]
-    if len(files) > MAX_FILES:
+    names = {f.path for f in files[:MAX_FILES]}
+    total = len(names | {f.path for f in among}) if among is not None else len(files)
+    if total > len(shown):
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")
-        rest = len(files) - len(shown)
+        rest = total - len(shown)
         key = "more_files_one" if rest == 1 else "more_files"
-        return ph.say("gist", key, first=ph.join(shown), count=rest, total=len(files))
+        return ph.say("gist", key, first=ph.join(shown), count=rest, total=total)
     return ph.join(shown)
+
+
+def _kind_of(facts: Facts, keep: Callable[[FileFact], bool]) -> list[FileFact]:
+    """Every changed file ``keep`` admits, generated ones aside (a lock file is no file of the change)."""
+    return [f for f in facts.files.files if keep(f) and not f.generated]
 
 
 # The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
@@ -427,11 +440,14 @@ def _where_it_sits(symbols: list[SymbolChange], pr: PullRequest) -> list[SymbolC
 
 def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
     sources = [f for f in key_files(facts, "full") if f.category == "source"] or key_files(facts, "full")
+    in_source = all(f.category == "source" for f in sources)
+    every_source = _kind_of(facts, lambda f: f.category == "source" or not in_source) or None
     if only_messages(facts):
         reworded = [f for f in sources if f.messages_only] or sources
-        return ph.say("gist", "messages", files=_files(reworded, ph))
+        every_reworded = [f for f in every_source or [] if f.messages_only] or every_source
+        return ph.say("gist", "messages", files=_files(reworded, ph, every_reworded))
     if only_comments(facts):
-        return ph.say("gist", "comments", files=_files(sources, ph))
+        return ph.say("gist", "comments", files=_files(sources, ph, every_source))
     kind = action(clean_title(pr.title))
     # The change is told by the code, not by a file's own tests: the central file is the first
     # whose code changed, and its test module's definitions are left out.
@@ -469,5 +485,5 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
             symbols=join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph),
         )
     else:
-        gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph))
+        gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph, every_source))
     return gist
