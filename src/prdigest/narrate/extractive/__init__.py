@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 #      after the package's name); a range moved up whole (cap relaxed, floor raised) "raises";
 #      a manifest whose requirements do not parse is no "no effect on users" (#26)
 # v30: a Rust file's own `mod tests` items are no behaviour users meet (#26)
-EXTRACTIVE_VERSION = "extractive-v33"
+EXTRACTIVE_VERSION = "extractive-v34"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

@@ -468,6 +468,9 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
         # added, unless it was moved (the same name removed in another file).
         moved = {short_name(s.name) for s in facts.symbols.symbols if s.change == "removed"}
         existing = [s for s in public if s.change != "added" or short_name(s.name) in moved]
+        # what the verb names was changed, not deleted: "fixes `f`" of a removed `f` is false,
+        # so the deleted ones are named only when nothing else was changed
+        existing = [s for s in existing if s.change != "removed"] or existing
         public, kind = (existing, kind) if existing else (public, "add")
         added = {short_name(s.name) for s in facts.symbols.symbols if s.change == "added"}
         if all(s.change == "removed" and short_name(s.name) not in added for s in public):
