@@ -40,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import cast, get_args
 
 from prdigest.errors import ConfigError
-from prdigest.models.facts import FileCategory, FileType
+from prdigest.models.facts import FileCategory, FileFact, FileType
 
 _CATEGORIES = set(get_args(FileCategory))
 _TYPES = set(get_args(FileType))
@@ -51,6 +51,11 @@ _MEMO_SIZE = 20_000  # paths remembered per rule set
 # The module the default rules give lock files (uv.lock, go.sum, Cargo.lock, package-lock.json):
 # generated, yet what they pin is what gets installed.
 LOCK_MODULE = "lock files"
+
+
+def is_lock_file(fact: FileFact) -> bool:
+    """A generated file the rules call a lock file: what it pins is installed."""
+    return fact.generated and fact.module == LOCK_MODULE
 
 
 class Glob:

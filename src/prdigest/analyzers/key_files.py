@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from prdigest.analyzers.dependencies.pairing import pair_entries
 from prdigest.analyzers.dependencies.sources import declarations
-from prdigest.analyzers.file_rules import LOCK_MODULE
+from prdigest.analyzers.file_rules import is_lock_file
 from prdigest.analyzers.importance import FileSignals, weight
 from prdigest.models.facts import FileFact
 from prdigest.models.pullrequest import FileChange
@@ -117,7 +117,7 @@ def mark_key_files(
             facts[largest].key_reason_code = "largest"
         return
     # a lock file changed beside the CI files pins what is installed: the PR is not CI only
-    ci_only = all(ci_flags[i] for i in eligible) and not any(f.generated and f.module == LOCK_MODULE for f in facts)
+    ci_only = all(ci_flags[i] for i in eligible) and not any(is_lock_file(f) for f in facts)
     choices = {i: _choice(facts[i], changes[i], ci_flags[i], ci_only) for i in eligible}
 
     def order(i: int) -> tuple[int, float, int, str]:

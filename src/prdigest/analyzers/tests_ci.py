@@ -27,7 +27,7 @@ from prdigest.analyzers.ci_actions import action_changes
 from prdigest.analyzers.context import AnalysisContext
 from prdigest.analyzers.coverage import file_list_state
 from prdigest.analyzers.data_lines import adds_data_only
-from prdigest.analyzers.file_rules import LOCK_MODULE, rules_for
+from prdigest.analyzers.file_rules import is_lock_file, rules_for
 from prdigest.analyzers.registry import Analyzer
 from prdigest.analyzers.symbol_names import in_test_module
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
@@ -264,7 +264,7 @@ def analyze_tests_ci(pr: PullRequest, ctx: AnalysisContext) -> TestsCIFacts:
     rules = rules_for(ctx.rules)
     by_path = {change.path: change for change in pr.files}
     relevant = [f for f in files.files if not f.generated]
-    locks = [f for f in files.files if f.generated and f.module == LOCK_MODULE]
+    locks = [f for f in files.files if is_lock_file(f)]
     tests = [f for f in relevant if f.category == "test" or f.type == "test"]
     test_files = [f.path for f in tests if f.status != "removed"]
     removed_tests = [f.path for f in tests if f.status == "removed"]

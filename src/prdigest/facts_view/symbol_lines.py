@@ -24,14 +24,11 @@ def changed_lines_in(symbol: SymbolChange, pr: PullRequest) -> int:
         for line in hunk.lines:
             if line.kind == "-":
                 where = line.old_line if symbol.change == "removed" else cursor
-            elif symbol.change == "removed":
-                cursor = (line.new_line or cursor) + 1
-                continue
             else:
-                where = line.new_line
                 cursor = (line.new_line or cursor) + 1
-                if line.kind == " ":
-                    continue
+                if line.kind == " " or symbol.change == "removed":
+                    continue  # context, or an added line of a definition only the old file had
+                where = line.new_line
             if where is not None and start <= where <= end and line.text.strip():
                 counted += 1
     return counted

@@ -185,10 +185,9 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         # no code changed, or the title says the requirement is the point ("Upgrade quic-go to
         # 0.48.2"): what the requirements now admit is the news, the other files follow
         declared = {c.path for c in facts.dependencies.changes}
-        others = [f for f in key_files(facts, "full") if f.path not in declared and f.category != "docs"]
+        others, every = _key_and_every(facts, lambda f: f.path not in declared and f.category != "docs")
         if not others:
             return dependencies, True
-        every = _kind_of(facts, lambda f: f.path not in declared and f.category != "docs")
         return ph.say("gist", "dependency_and_files", text=dependencies, files=_files(others, ph, every)), True
     version = _version(facts, ph)
     if version:
@@ -227,16 +226,14 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
         return ph.say("gist", "tests", files=files), False
     categories = {f.category for f in facts.files.files}
     if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
-        tests = [f for f in key_files(facts, "full") if f.category == "test"]
-        every_test = _kind_of(facts, lambda f: f.category == "test")
+        tests, every_test = _key_and_every(facts, lambda f: f.category == "test")
         return ph.say("gist", "tests", files=_files(tests, ph, every_test)), False
     if shape == "config-only":
         # Only the configuration files are named as configuration: a changelog beside them is documentation.
-        configs = [f for f in key_files(facts, "full") if f.category != "docs"]
+        configs, every_config = _key_and_every(facts, lambda f: f.category != "docs")
         if any(f.category == "docs" for f in facts.files.files):
             if not configs:
                 return ph.say("gist", "other", files=files), False
-            every_config = _kind_of(facts, lambda f: f.category != "docs")
             return ph.say("gist", "config_and_docs", files=_files(configs, ph, every_config)), False
         return ph.say("gist", "config", files=files), False
     if shape == "non-source":
@@ -418,6 +415,11 @@ def _files(files: list[FileFact], ph: Phrases, among: list[FileFact] | None = No
 def _kind_of(facts: Facts, keep: Callable[[FileFact], bool]) -> list[FileFact]:
     """Every changed file ``keep`` admits, generated ones aside (a lock file is no file of the change)."""
     return [f for f in facts.files.files if keep(f) and not f.generated]
+
+
+def _key_and_every(facts: Facts, keep: Callable[[FileFact], bool]) -> tuple[list[FileFact], list[FileFact]]:
+    """The key files ``keep`` admits (the ones named) and every changed file it admits (the count)."""
+    return [f for f in key_files(facts, "full") if keep(f)], _kind_of(facts, keep)
 
 
 # The title's verb is kept only when the changed symbols bear it out: "Drop NBSP characters"
