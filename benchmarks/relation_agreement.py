@@ -10,7 +10,8 @@ starlette and click scored blind once on the rules of that round; uvicorn, werkz
 (102 labels) and then cobra, rich and jinja (63) written blind by another reader from git
 alone, each set scored once before and once after the rules changed, the first then tuned on;
 then echo, bat and attrs (76), written blind the same way and scored on rules none of their
-PRs chose).
+PRs chose; then django-rest-framework, urllib3, chi and json (127), the same way, scored once
+before django-rest-framework's and json's misses were read).
 Two samples per
 history, chosen evenly over it: ``refs`` (PRs whose message names other numbers: each
 number's true relation, ``mentions`` when it is no relation of the PR) and ``blame`` (fixes

@@ -1,6 +1,7 @@
 """What a report says of a PR's body, its tests and its code must hold for the PR it describes:
 a body of bullets gives its reasons (never "no motivation"), test files changed alone changed
-"with" no code, and the one-line summary names the code that holds the fix and at most four names in all."""
+"with" no code, users may meet a non-source file they run or the build's configuration, and
+the one-line summary names the code that holds the fix and at most four names in all."""
 
 from __future__ import annotations
 
@@ -53,7 +54,14 @@ TEST = "package proxy\n\nfunc TestNext(t *T) {\n\tif NewRandom().Next() != 0 {\n
 def _store(tmp_path: Path) -> Store:
     repo = GitRepoBuilder(tmp_path / "repo")
     go_mod = "module example.org/honest\n\ngo 1.21\n\nrequire golang.org/x/net v0.30.0\n"
-    files = {"README.md": "# honest\n", "go.mod": go_mod, "proxy/balancer.go": BALANCER, "proxy/balancer_test.go": TEST}
+    setup = 'from setuptools import setup\n\nsetup(name="honest", python_requires=">=3.6")\n'
+    files = {
+        "README.md": "# honest\n",
+        "go.mod": go_mod,
+        "proxy/balancer.go": BALANCER,
+        "proxy/balancer_test.go": TEST,
+        "setup.py": setup,
+    }
     repo.commit(files, "Initial commit")
     repo.squash_pr(
         1, "Apply gofmt to the tests", {"proxy/balancer_test.go": TEST.replace("\t\tt.Fail()", "\t\tt.Fail( )")}
@@ -81,6 +89,8 @@ def _store(tmp_path: Path) -> Store:
     # one requirement and ten source files: more files than the key files a report shows
     renamed = {f"pkg/part{i}.py": f"from colours import paint\nNAME = 'part{i}'\n" for i in range(10)}
     repo.squash_pr(5, "Use the colours package", {"requirements.txt": "colours>=1.0\n", **renamed})
+    # no requirement changes, yet what users may install does
+    repo.squash_pr(6, "Drop Python 3.6 support", {"setup.py": setup.replace(">=3.6", ">=3.7")})
     return analyzed_history(repo, REPO, tmp_path / "db.sqlite")
 
 
@@ -96,6 +106,13 @@ def test_a_body_of_bullets_tests_alone_and_a_one_liner_of_two_names(tmp_path: Pa
     # a syntax definition is no source file, yet the tests changed with it
     beside = report_for(store, REPO, 4, en, "full", None).risks.impact.team
     assert "Tests changed with the code." in beside
+    # ...and users may meet the syntax file: "no direct effect on users" would be false
+    users = report_for(store, REPO, 4, en, "full", None).risks.impact.users
+    assert users == "No source code changed, but users may still meet `syntaxes/man.sublime-syntax`.", users
+    assert "用户仍可能接触到" in report_for(store, REPO, 4, zh, "full", None).risks.impact.users
+    assert report_for(store, REPO, 1, en, "full", None).risks.impact.users == "No direct effect on users."
+    build = report_for(store, REPO, 6, en, "full", None).risks.impact.users
+    assert build == "No source code changed, but users may still meet `setup.py`.", build
 
     # "and N more files" counts every file changed, not only the key files shown
     more = report_for(store, REPO, 5, en, "full", None).summary.one_line

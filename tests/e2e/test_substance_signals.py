@@ -34,7 +34,14 @@ def _history(path: Path) -> GitRepoBuilder:
         f"calc/use_{i}.py": f"from calc.core import total\n\n\ndef f{i}(v):\n    return total(v)\n" for i in range(6)
     }
     repo.commit(
-        {"README.md": "# calc\n", "calc/__init__.py": "", "calc/core.py": CORE, "calc/leaf.py": CORE, **users},
+        {
+            "README.md": "# calc\n",
+            "calc/__init__.py": "",
+            "calc/core.py": CORE,
+            "calc/leaf.py": CORE,
+            "tests/test_core.py": "from calc.core import total\n\n\ndef test_total():\n    assert total([]) == 0\n",
+            **users,
+        },
         "Initial commit",
     )
     changed = CORE.replace("result += value", "result += value * 1")
@@ -54,7 +61,12 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict[str, objec
     run = Cli(root / "home")
     run("sync", "git", history.path, "--repo", REPO, "--db", db)
     run("analyze", "--repo", REPO, "--db", db)
-    return {n: json.loads(run("facts", f"{REPO}#{n}", "--db", db, "--json").stdout) for n in (1, 2, 3, 4)}
+    found: dict[int, dict[str, object]] = {
+        n: json.loads(run("facts", f"{REPO}#{n}", "--db", db, "--json").stdout) for n in (1, 2, 3, 4)
+    }
+    # the reports' words for the fan-in, by language (key 0 is not a PR)
+    found[0] = {lang: run("report", f"{REPO}#1", "--lang", lang, "--db", db).stdout for lang in ("en", "zh")}
+    return found
 
 
 def _reasons(facts: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -70,6 +82,12 @@ def test_a_change_to_a_module_six_files_import_says_so(facts: dict[int, dict[str
     assert params["count"] == "6"
     assert len(params["sha"]) == 12
     assert fan_in["weight"] > 0
+    # the count leaves the test that imports it out, and the report says so
+    en, zh = facts[0]["en"], facts[0]["zh"]
+    assert isinstance(en, str)
+    assert isinstance(zh, str)
+    assert "6 other files of the repository, tests aside, import `calc/core.py`" in en
+    assert "除测试外，仓库中另有 6 个文件导入 `calc/core.py`" in zh
 
 
 def test_a_leaf_modules_change_claims_no_fan_in(facts: dict[int, dict[str, object]]) -> None:

@@ -109,6 +109,11 @@ CROSS_REPO = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})/(?P<name>{_REPO})#(?P
 # "fmtlib#3403", "tokio-rs#2741": an owner or a repository name alone before the number (no
 # host links it). Read as the PR's own repository only when the word is its owner or its name.
 OWNER_FORM = re.compile(rf"(?<![\w/.#-])(?P<owner>{_NAME})#(?P<num>\d{{1,9}})(?![\w\u2026-])(?!\.\d)")
+# "Fix PR#1006", "issue#1275": the kind word glued to the number names the PR's own repository
+# (GitHub reads `word#N` as an owner's repository, but no one writes an owner called "issue").
+KIND_WORD_FORM = re.compile(
+    r"(?<![\w/.#-])(?P<word>PRs?|pull|issues?|bug|ticket)#(?P<num>\d{1,9})(?![\w\u2026-])(?!\.\d)", re.I
+)
 GH_FORM = re.compile(r"(?<![\w/#-])GH-(?P<num>\d{1,9})(?![\w-])(?!\.\d)", re.I)
 # `&` and `/` before `#` mean an entity or a URL fragment, not a reference.
 # A number an ellipsis follows was cut short ("Explain X vs Y (#1…", a truncated subject).
@@ -212,6 +217,11 @@ def find_raw_refs(text: str, own_repository: str | None = None) -> list[RawRef]:
     for match in OWNER_FORM.finditer(text):
         if match.group("owner").lower() in own_words and free(match.start(), match.end()):
             _add(found, None, match.group("num"), "unknown", match.start(), match.end())
+            take(match.start(), match.end())
+    for match in KIND_WORD_FORM.finditer(text):
+        if free(match.start(), match.end()):
+            kind = "pr" if match.group("word").lower().startswith(("pr", "pull")) else "issue"
+            _add(found, None, match.group("num"), kind, match.start(), match.end())
             take(match.start(), match.end())
     for pattern in (GH_FORM, SHORT_FORM):
         for match in pattern.finditer(text):

@@ -98,6 +98,14 @@ def test_the_owner_or_the_name_alone_before_a_number_names_this_repository() -> 
     assert references_in_text("discussion on hyperium#2741", "fmtlib/fmt", "body") == []
 
 
+def test_a_kind_word_glued_to_the_number_names_this_repository() -> None:
+    found = references_in_text("Fix issue#1275 and see PR#1006; pull#7, Bug#9", "nlohmann-like/json", "body")
+    assert [(r.repository, r.number) for r in found] == [("nlohmann-like/json", n) for n in (1275, 1006, 7, 9)]
+    assert found[0].relation == "fixes"
+    # a word that is no kind stays another project's shorthand, and a word ending in one is a word
+    assert references_in_text("see tissue#12 and hyperpr#3", "nlohmann-like/json", "body") == []
+
+
 def test_a_part_someone_forgot_is_followed_up_and_a_recreated_pr_restored() -> None:
     (forgot,) = references_in_text("Was forgotten in #14359", "example-org/tool", "body")
     assert forgot.relation == "follow-up-to"

@@ -42,7 +42,9 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 #      after the package's name); a range moved up whole (cap relaxed, floor raised) "raises";
 #      a manifest whose requirements do not parse is no "no effect on users" (#26)
 # v30: a Rust file's own `mod tests` items are no behaviour users meet (#26)
-EXTRACTIVE_VERSION = "extractive-v34"
+# v35: no "no direct effect on users" beside a non-source file users run (a completion script,
+#      a syntax definition) or build configuration (python_requires); fan-in said "tests aside"
+EXTRACTIVE_VERSION = "extractive-v35"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

@@ -13,7 +13,7 @@ from prdigest.narrate.extractive.changes import caps_added, caps_removed, change
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.narrate.extractive.summary import file_count
 from prdigest.narrate.extractive.text import collapse, shorten
-from prdigest.narrate.extractive.user_impact import source_reach, team_sentences, user_sentences
+from prdigest.narrate.extractive.user_impact import may_reach_users, source_reach, team_sentences, user_sentences
 from prdigest.words import Phrases
 
 MAX_RISKS = {"full": 8, "brief": 3}
@@ -167,7 +167,11 @@ def impact(facts: Facts, ph: Phrases) -> Impact:
     if not known:
         users.append(ph.say("impact", "users_unknown"))
     elif not users:
-        users.append(ph.say("impact", "users_none"))
+        shipped = [ph.code(f.path) for f in facts.files.files if may_reach_users(f)]
+        if shipped:  # a completion script or a syntax file is no source code, yet users run it
+            users.append(ph.say("impact", "users_other_files", files=_more(shipped[:MAX_MODULES], len(shipped), ph)))
+        else:
+            users.append(ph.say("impact", "users_none"))
 
     modules = by_churn
     system: list[str] = []

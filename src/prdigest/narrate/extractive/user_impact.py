@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.facts_view.code_lines import only_comments, only_messages
 from prdigest.facts_view.selection import short_name
-from prdigest.models.facts import Facts
+from prdigest.models.facts import Facts, FileFact
 from prdigest.narrate.extractive.step_parts import join_more
 from prdigest.words import Phrases
 
 # Modules the project's developers run, not its users (module ids of the words' labels [modules] table).
 DEVELOPER_MODULES = frozenset({"tools", "benchmarks", "examples", "CI scripts", "CI config", "tests"})
+BUILD_CONFIG = "build config"  # the module id of the words' labels [modules] table
 MAX_NAMES = 3
 MAX_MODULES = 4
 
@@ -57,6 +58,25 @@ def source_reach(facts: Facts) -> SourceReach:
         if name not in bucket:
             bucket.append(name)
     return reach
+
+
+def may_reach_users(file: FileFact) -> bool:
+    """Whether a changed file that is no source code may still be what users run or see (a shell
+    completion template, a syntax definition, a bundled asset): the files' kinds cannot tell, so
+    "no effect on users" must not be said of it. Nor of build configuration (``setup.py``,
+    ``MANIFEST.in``, a bundler's config): it shapes what users install (``python_requires``).
+    A repository's dotfiles (``.gitmodules``), generated files and the other files at its root
+    (``Pipfile``, ``CITATION.cff``, ``CHANGES``) are the project's own bookkeeping."""
+    if file.module == BUILD_CONFIG and not file.generated:
+        return True
+    folder, _, name = file.path.rpartition("/")
+    return (
+        file.category == "other"
+        and bool(folder)
+        and not file.generated
+        and not name.startswith(".")
+        and file.module not in DEVELOPER_MODULES
+    )
 
 
 def user_sentences(reach: SourceReach, ph: Phrases) -> list[str]:
