@@ -116,7 +116,7 @@ def test_a_body_of_bullets_tests_alone_and_a_one_liner_of_two_names(tmp_path: Pa
 
     # "and N more files" counts every file changed, not only the key files shown
     more = report_for(store, REPO, 5, en, "full", None).summary.one_line
-    assert more.endswith("and 8 more files"), more
+    assert more.endswith("also changes `pkg/part0.py` and 9 more files"), more
     assert "等 10 个文件" in report_for(store, REPO, 5, zh, "full", None).summary.one_line
 
     listed = report_for(store, REPO, 2, en, "full", None).motivation

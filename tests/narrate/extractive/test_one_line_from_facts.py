@@ -15,6 +15,7 @@ from prdigest.words import CATALOG
 
 REPO = "example-org/pool"
 CRASH, PLAIN, COMMENT, DROP, RETIRE, SETTINGS, USAGE, SQUASHED, ACTION = 1, 2, 3, 4, 5, 6, 7, 8, 9
+PINS = 10
 WORKFLOW = "on: [push]\njobs:\n  test:\n    steps:\n      - uses: actions/checkout@{ref}\n      - run: tox\n"
 GUARDED = "def connect(host):\n    if not host:\n        raise ValueError('no host')\n    return host\n"
 PORTED = GUARDED + "\n\ndef port(value):\n    return int(value)\n"
@@ -31,6 +32,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.commit(
         {
             "README.md": "# pool\n",
+            "requirements.txt": "alpha>=1\nbeta>=1\ngamma>=1\n",
             "src/pool/core.py": "def connect(host):\n    return host\n",
             "src/pool/cache.py": CACHED,
             "tools/check.py": "def check(pool):\n    assert pool.size > 0\n    return True\n",
@@ -56,6 +58,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(
         ACTION, "Bump actions/checkout from 4 to 5", {".github/workflows/test.yml": WORKFLOW.format(ref="v5")}
     )
+    repo.squash_pr(PINS, "Raise three pins", {"requirements.txt": "alpha>=2\nbeta>=2\ngamma>=2\n"})
     return analyzed_history(repo, REPO, root / "pool.db")
 
 
@@ -97,8 +100,9 @@ def test_what_a_deleted_file_held_is_not_told_as_an_edit(store: Store) -> None:
 
 
 def test_more_files_counts_the_rest_in_english_and_all_in_chinese(store: Store) -> None:
-    assert _one_line(store, SETTINGS, "en").endswith("`conf/a.toml`, `conf/b.toml` and 3 more files")
-    assert _one_line(store, SETTINGS, "zh").endswith("`conf/a.toml`、`conf/b.toml` 等 5 个文件")
+    # one name and the count: "`a`, `b` and 3 more files" is a list of five
+    assert _one_line(store, SETTINGS, "en").endswith("the configuration `conf/a.toml` and 4 more files")
+    assert _one_line(store, SETTINGS, "zh").endswith("`conf/a.toml` 等 5 个文件")
 
 
 def test_code_in_documentation_is_not_told_as_an_edit(store: Store) -> None:
@@ -117,3 +121,11 @@ def test_a_body_sentence_that_repeats_the_title_is_no_summary(store: Store) -> N
 def test_a_ci_action_bump_says_which_action_moved_where(store: Store) -> None:
     assert _one_line(store, ACTION, "en") == "Moves the CI action `actions/checkout` from `v4` to `v5`"
     assert _one_line(store, ACTION, "zh") == "将 CI 动作 `actions/checkout` 由 `v4` 改为 `v5`"
+
+
+def test_three_dependencies_are_one_named_and_a_count(store: Store) -> None:
+    en = _one_line(store, PINS, "en")
+    assert "`alpha`" in en, en
+    assert "`beta`" not in en
+    assert "`gamma`" not in en
+    assert "3" in en

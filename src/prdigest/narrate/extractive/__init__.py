@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v30: a Rust file's own `mod tests` items are no behaviour users meet (#26)
 # v35: no "no direct effect on users" beside a non-source file users run (a completion script,
 #      a syntax definition) or build configuration (python_requires); fan-in said "tests aside"
-EXTRACTIVE_VERSION = "extractive-v35"
+# v36: a one-liner names two things, or one and a count ("`a`, `b` and 3 more" is a list)
+EXTRACTIVE_VERSION = "extractive-v36"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

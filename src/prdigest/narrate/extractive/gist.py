@@ -214,15 +214,14 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
             return text, False
         jobs = facts.tests_ci.ci_jobs
         if jobs:
-            shown = join_more([ph.code(j) for j in jobs[:3]], len(jobs) - 3, ph)
+            shown = _shown([ph.code(j) for j in jobs], ph)
             return ph.say("gist", "ci_jobs", jobs=shown), False
         return ph.say("gist", "ci", files=files), False
     if shape == "tests-only":
         added = [s for s in facts.symbols.symbols if s.change == "added"]
         if added:
             names = [ph.code(s.name) for s in added]
-            shown = join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph)
-            return ph.say("gist", "tests_added", names=shown), False
+            return ph.say("gist", "tests_added", names=_shown(names, ph)), False
         return ph.say("gist", "tests", files=files), False
     categories = {f.category for f in facts.files.files}
     if shape == "non-source" and "test" in categories and categories <= {"test", "docs"}:
@@ -297,9 +296,12 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases, title: str = "")
         more = "dependency_indirect_more_one" if len(packages) == 2 else "dependency_indirect_more"
         return text + ph.say("gist", more, count=len(packages) - 1)
     if len(packages) > 1:
-        first = {p: next(c for c in ordered if c.package == p) for p in packages[:3]}
-        shown = [_package_move(first[p], ph) for p in packages[:3]]
-        return ph.say("gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - 3, ph))
+        named = packages[:MAX_SYMBOLS] if len(packages) <= MAX_SYMBOLS else packages[:1]
+        first = {p: next(c for c in ordered if c.package == p) for p in named}
+        shown = [_package_move(first[p], ph) for p in named]
+        return ph.say(
+            "gist", "dependencies", count=len(packages), packages=join_more(shown, len(packages) - len(named), ph)
+        )
     return _one_dependency(ordered, ph)
 
 
@@ -397,13 +399,21 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
     return ph.say("gist", "version", before=ph.code(edit.params["before"]), after=ph.code(edit.params["after"]))
 
 
+def _shown(names: list[str], ph: Phrases) -> str:
+    """Two names, or the first and how many more: a third name makes a list, not a summary
+    ("`a`, `b` and 3 more" reads as five names)."""
+    if len(names) <= MAX_SYMBOLS:
+        return ph.join(names)
+    return join_more(names[:1], len(names) - 1, ph)
+
+
 def _files(files: list[FileFact], ph: Phrases, among: list[FileFact] | None = None) -> str:
     """The first two of ``files`` (key files, most telling first) and how many more of ``among``
     (every file of that kind, not only the key ones: the count says what the PR changed)."""
-    # Two names at most: a third is a list, not a summary.
-    shown = [ph.code(f.path) for f in files[:MAX_FILES]]
-    names = {f.path for f in files[:MAX_FILES]}
-    total = len(names | {f.path for f in among}) if among is not None else len(files)
+    # Two names at most, and one when there are more: "a, b and 4 more files" is a list.
+    total = len({f.path for f in files} | {f.path for f in among}) if among is not None else len(files)
+    kept = files[:MAX_FILES] if total <= MAX_FILES else files[:1]
+    shown = [ph.code(f.path) for f in kept]
     if total > len(shown):
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")
         rest = total - len(shown)
@@ -487,7 +497,7 @@ def _source(pr: PullRequest, facts: Facts, ph: Phrases) -> str:
             "source",
             action=verb,
             module=ph.labels.module(central.module),
-            symbols=join_more(names[:MAX_SYMBOLS], len(names) - MAX_SYMBOLS, ph),
+            symbols=_shown(names, ph),
         )
     else:
         gist = ph.say("gist", "source_files", action=verb, files=_files(sources, ph, every_source))
