@@ -87,12 +87,13 @@ FACTS_SCHEMA = 2
 # same name took it, by a set's order, so a file's importers changed from run to run).
 # symbols v15: a closure run in place (`defer func() { … }()`) is no call of a name.
 # references v16: "Fix PR#1006", "issue#1275": a kind word glued to the number is this repository's.
+# symbols v16: a Python definition changed only in its type annotations is marked typing_only.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "9",
     "tests_ci": "14",
     "dependencies": "8",
-    "symbols": "15",
+    "symbols": "16",
     "references": "16",
     "discussion": "3",
     "risks": "12",

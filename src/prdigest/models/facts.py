@@ -90,6 +90,8 @@ class SymbolChange(_Fact):
     method: Literal["tree-sitter", "hunk-header"] = "tree-sitter"
     # modified only in its docstrings, comments or blank lines (analyzers/symbols/docs_only)
     docs_only: bool = False
+    # modified only in its type annotations (and docstrings): it runs as before (analyzers/symbols/typing_only)
+    typing_only: bool = Field(default=False, exclude_if=lambda value: not value)
     # Marked reachable from outside by a keyword (Rust `pub`, JS/TS `export`) or not; None
     # where names decide (Python, Go) or nothing was read (see analyzers/symbol_names).
     exported: bool | None = Field(default=None, exclude_if=lambda value: value is None)

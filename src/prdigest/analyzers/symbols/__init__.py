@@ -20,6 +20,7 @@ from prdigest.analyzers.symbols.edits import code_edits
 from prdigest.analyzers.symbols.excerpts import MAX_EXCERPT_FILES, choose_excerpts
 from prdigest.analyzers.symbols.languages import grammar_key_for_path
 from prdigest.analyzers.symbols.own_tests import in_spans, own_test_spans, rust_test_module_spans
+from prdigest.analyzers.symbols.typing_only import mark_typing_only
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import Hunk, file_diff
 from prdigest.models.facts import FileFact, FilesFacts, SymbolChange, SymbolsFacts
@@ -53,7 +54,7 @@ def analyze_symbols(
         hunks = file_diff(change).numbered_hunks
         hunks_by_path[change.path] = hunks
         found = extract_symbol_changes(change, hunks)
-        symbols.extend(mark_docs_only(change, hunks, found) if change.path in core else found)
+        symbols.extend(mark_typing_only(change, mark_docs_only(change, hunks, found)) if change.path in core else found)
     ordered = rank_key_paths(pr, key_paths, symbols, files) if files is not None else list(key_paths)
     tests = {f.path for f in files.files if f.category == "test" or f.type == "test"} if files is not None else set()
     # a test's excerpt is chosen by size: its docstrings are not read (no other reading parses them)

@@ -27,6 +27,7 @@ class SourceReach:
     removed: list[str] = field(default_factory=list)  # public symbols of user-facing files
     modified: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    typed: list[str] = field(default_factory=list)  # modified only in their type annotations
     # No line of code changed: only message texts / only comments, docstrings or formatting.
     no_code: str | None = None  # "messages" | "comments"
 
@@ -50,6 +51,10 @@ def source_reach(facts: Facts) -> SourceReach:
         if symbol.name.startswith("__"):  # a module's `__getattr__`, not an API a user calls
             continue
         if symbol.docs_only:  # its docstring changed, not what callers meet
+            continue
+        if symbol.typing_only:  # its annotations changed: it runs as before
+            if short_name(symbol.name) not in reach.typed:
+                reach.typed.append(short_name(symbol.name))
             continue
         if in_test_module(symbol.name, symbol.language):  # Rust's `mod tests`: checks, not behaviour
             continue
@@ -102,6 +107,8 @@ def user_sentences(reach: SourceReach, ph: Phrases) -> list[str]:
     if reach.added:
         key = "users_added" if said else "users_added_only"
         said.append(ph.say("impact", key, modules=modules, symbols=_names(_code(reach.added, ph), MAX_NAMES, ph)))
+    if not said and reach.typed:
+        said.append(ph.say("impact", "users_typing", symbols=_names(_code(reach.typed, ph), MAX_NAMES, ph)))
     if not said:
         said.append(ph.say("impact", "users_source", modules=modules))
     return said
