@@ -42,7 +42,7 @@ def total(values: list[int], start: int = 0) -> int:
         result += value
     return result
 '''
-TYPED_ONLY, DEFAULT_TOO = 1, 2
+TYPED_ONLY, DEFAULT_TOO, MOVED = 1, 2, 3
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +53,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     repo.squash_pr(TYPED_ONLY, "Add missing type annotations", {"typed/fields.py": ANNOTATED})
     changed = ANNOTATED.replace("start: int = 0", "start: int = 1").replace("places = 2", "places: int = 2")
     repo.squash_pr(DEFAULT_TOO, "Annotate and start at one", {"typed/fields.py": changed})
+    # a function added right above `total`: the diff's hunk reaches it, nothing of it changed
+    moved = changed.replace("\n\ndef total", "\n\ndef first(values):\n    return values[0]\n\n\ndef total")
+    repo.squash_pr(MOVED, "Add first", {"typed/fields.py": moved})
     return analyzed_history(repo, REPO, root / "db.sqlite")
 
 
@@ -81,3 +84,9 @@ def test_a_default_or_a_value_changed_beside_them_is_behaviour(store: Store) -> 
     users = report_for(store, REPO, DEFAULT_TOO, CATALOG.lang("en"), "full", None).risks.impact.users
     assert "meet changed behaviour in " in users, users
     assert "`total`" in users
+
+
+def test_a_definition_that_did_not_change_is_not_said_to_change_its_annotations(store: Store) -> None:
+    assert not any(_marked(store, MOVED).values())
+    users = report_for(store, REPO, MOVED, CATALOG.lang("en"), "full", None).risks.impact.users
+    assert "type annotations" not in users, users

@@ -293,3 +293,20 @@ def test_markdown_under_github_is_docs_and_its_workflows_and_settings_stay_confi
         assert rules.classify(path).category == "docs", path
     for path in (".github/workflows/ci.yml", ".github/dependabot.yml", ".github/ISSUE_TEMPLATE/config.yml"):
         assert rules.classify(path).category == "config", path
+
+
+@pytest.mark.parametrize(
+    "path", ["dev-requirements.txt", "requirements-dev.txt", "docs/requirements.txt", "test_requirements.in"]
+)
+def test_a_requirements_list_by_any_prefix_is_dependency_config(path: str) -> None:
+    found = default_rules().classify(path)
+    assert (found.category, found.type, found.module, found.language) == (
+        "config",
+        "configuration",
+        "dependency config",
+        "pip-requirements",
+    )
+
+
+def test_a_module_named_after_requirements_stays_source() -> None:
+    assert default_rules().classify("src/requirements_parser.py").category == "source"

@@ -82,6 +82,12 @@ def test_the_role_of_a_file_with_edits_says_them(store: Store) -> None:
     assert CLIENTS in shared.edits["en"]
     (changes, has_edits) = next(said for key, said in shared.file_changes["en"].items() if key[0] == CLIENTS)
     assert has_edits
-    for narrative in (full, brief):
-        role = next(r.role for r in narrative.file_roles if r.path == CLIENTS)
-        assert changes[-1] in role
+    role = next(r.role for r in full.file_roles if r.path == CLIENTS)
+    assert changes[-1] in role
+    # the brief's steps say the default's change, so its key files say only the rest
+    told = " ".join(step.title + step.detail for step in brief.implementation)
+    assert "`timeout` now defaults to `10`" in told
+    assert (
+        next(r.role for r in brief.file_roles if r.path == CLIENTS)
+        == "the constant `__version__` changes from `1.0` to `1.1`"
+    )

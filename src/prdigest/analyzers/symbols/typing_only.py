@@ -7,6 +7,7 @@ attributes are code (a dataclass's fields, a model's validation read them)."""
 from __future__ import annotations
 
 import ast
+import copy
 import warnings
 
 from prdigest.models.facts import SymbolChange
@@ -17,19 +18,23 @@ _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
 class _WithoutTyping(ast.NodeTransformer):
-    """A definition as the interpreter runs it: no annotations, no docstrings."""
+    """A definition as the interpreter runs it: no docstrings and, unless ``annotations``, no
+    annotations."""
 
-    def __init__(self) -> None:
+    def __init__(self, annotations: bool = False) -> None:
+        self._annotations = annotations
         self._functions = 0  # inside a function, `x: int = v` runs as `x = v`
 
     def visit_arg(self, node: ast.arg) -> ast.arg:
-        node.annotation = None
-        node.type_comment = None
+        if not self._annotations:
+            node.annotation = None
+            node.type_comment = None
         return node
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
-        node.returns = None
-        node.type_comment = None
+        if not self._annotations:
+            node.returns = None
+            node.type_comment = None
         _drop_docstring(node)
         self._functions += 1
         self.generic_visit(node)
@@ -46,6 +51,8 @@ class _WithoutTyping(ast.NodeTransformer):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         self.generic_visit(node)
+        if self._annotations:
+            return node
         if self._functions and node.value is not None:
             # a local's annotation is never evaluated: `x: int = 1` runs as `x = 1`
             return ast.Assign(targets=[node.target], value=node.value, lineno=0)
@@ -63,9 +70,9 @@ def _drop_docstring(node: _Definition) -> None:
         node.body = body[1:] or [ast.Pass()]
 
 
-def _definitions(text: str | None) -> dict[str, str] | None:
-    """Each definition's qualified name (``Pluck.__init__``) and its tree without typing, or
-    None when the side is absent, too large or does not parse."""
+def _definitions(text: str | None) -> dict[str, tuple[str, str]] | None:
+    """Each definition's qualified name (``Pluck.__init__``) and its tree without docstrings,
+    with and without its annotations; None when the side is absent, too large or does not parse."""
     if text is None or len(text) > MAX_TEXT:
         return None
     try:
@@ -74,7 +81,7 @@ def _definitions(text: str | None) -> dict[str, str] | None:
             tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, str]] = {}
 
     def walk(nodes: list[ast.stmt], prefix: str) -> None:
         for node in nodes:
@@ -82,7 +89,8 @@ def _definitions(text: str | None) -> dict[str, str] | None:
                 name = f"{prefix}{node.name}"
                 walk(node.body, f"{name}.")
                 if name not in found:  # a redefinition later in the file is not what was read
-                    found[name] = ast.dump(_WithoutTyping().visit(node))
+                    typed = ast.dump(_WithoutTyping(annotations=True).visit(copy.deepcopy(node)))
+                    found[name] = (typed, ast.dump(_WithoutTyping().visit(copy.deepcopy(node))))
 
     walk(tree.body, "")
     return found
@@ -90,14 +98,20 @@ def _definitions(text: str | None) -> dict[str, str] | None:
 
 def mark_typing_only(change: FileChange, symbols: list[SymbolChange]) -> list[SymbolChange]:
     """`symbols` of one Python file, a modified one marked ``typing_only`` when its tree without
-    annotations and docstrings is the same on both sides (nothing is marked otherwise)."""
+    annotations and docstrings is the same on both sides and its annotations are not (a
+    definition the diff only moved changed in nothing; nothing is marked otherwise)."""
     if not change.path.endswith(".py") or not any(s.change == "modified" for s in symbols):
         return symbols
     before = _definitions(change.content_before)
     after = _definitions(change.content_after) if before is not None else None
     if before is None or after is None:
         return symbols
-    same = {name for name, tree in after.items() if before.get(name) == tree}
+    # the same without annotations, and not the same with them: an annotation changed
+    same = {
+        name
+        for name, (typed, bare) in after.items()
+        if name in before and before[name][1] == bare and before[name][0] != typed
+    }
     return [
         s.model_copy(update={"typing_only": True})
         if s.change == "modified" and s.name in same and not s.docs_only

@@ -46,7 +46,8 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 #      a syntax definition) or build configuration (python_requires); fan-in said "tests aside"
 # v36: a one-liner names two things, or one and a count ("`a`, `b` and 3 more" is a list)
 # v37: a definition changed only in its annotations is told as such, not as "changed behaviour"
-EXTRACTIVE_VERSION = "extractive-v37"
+# v38: a brief's key files keep only what its steps do not already say of them
+EXTRACTIVE_VERSION = "extractive-v38"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 
@@ -78,7 +79,7 @@ def narrate_extractive(
     # Imported here: they load the analyzers (and tree-sitter), which a report whose
     # narrative is already stored never needs (`pipeline.quick.quick_report`).
     from prdigest.narrate.extractive.discussion import highlights, thread_lines
-    from prdigest.narrate.extractive.files import excerpt_notes, file_roles
+    from prdigest.narrate.extractive.files import excerpt_notes, file_roles, untold_roles
     from prdigest.narrate.extractive.implementation import file_edits, implementation_steps
     from prdigest.narrate.extractive.motivation import motivation
     from prdigest.narrate.extractive.related import related_notes
@@ -101,6 +102,10 @@ def narrate_extractive(
         if shared is not None:
             shared.edits[lang] = edits
     said = shared.file_changes.setdefault(lang, {}) if shared is not None else None
+    steps = implementation_steps(pr, facts, length, ph, edits)
+    roles = file_roles(facts, length, ph, said)
+    if length == "brief":
+        roles = untold_roles(roles, steps, ph)
     return Narrative(
         lang=lang,
         length=length,
@@ -108,8 +113,8 @@ def narrate_extractive(
         one_line=summary,
         recommendation=feed_paragraph if length == "brief" else verdict_paragraph(facts, length, ph),
         motivation=motivation(pr, facts, length, ph),
-        implementation=implementation_steps(pr, facts, length, ph, edits),
-        file_roles=file_roles(facts, length, ph, said),
+        implementation=steps,
+        file_roles=roles,
         excerpt_notes=excerpt_notes(facts, length, ph),
         discussion_highlights=highlights(facts, length, ph),
         thread_lines=thread_lines(facts, length, ph),

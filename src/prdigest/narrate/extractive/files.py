@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from prdigest.facts_view.evidence import key_reason
 from prdigest.facts_view.gaps import files_known
 from prdigest.facts_view.selection import key_excerpts, key_files
 from prdigest.models.facts import CodeEdit, CodeExcerpt, Facts, FileFact
-from prdigest.models.narrative import ExcerptNote, FileRole, Length
+from prdigest.models.narrative import ExcerptNote, FileRole, ImplementationStep, Length
 from prdigest.narrate.extractive.changes import short_dependency
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
@@ -15,6 +17,8 @@ from prdigest.words import Phrases
 # A file as what its role says of its changes reads it (`_changes`): a PR may list a path
 # twice (deleted, then added).
 FileKey = tuple[str, str, str | None, str]
+_CHURN = re.compile(r"\+\d+/−\d+")
+_CODE_SPAN = re.compile(r"`[^`]+`")
 
 
 def file_roles(
@@ -24,6 +28,30 @@ def file_roles(
     filled as files are told (a new dict for each PR and language)."""
     told = {} if said is None else said
     return [FileRole(path=f.path, role=_role(f, facts, ph, length, told)) for f in key_files(facts, length)]
+
+
+def untold_roles(roles: list[FileRole], steps: list[ImplementationStep], ph: Phrases) -> list[FileRole]:
+    """A brief's key files: of a file its steps already tell of, the role keeps only what the
+    steps do not show (the same change told twice is what made briefs long). A part is shown
+    when every code span of it is in the steps (its counts, when the steps name the file)."""
+    told = " ".join(f"{step.title} {step.detail}" for step in steps)
+    sep = ph.say("files", "sep")
+    kept: list[FileRole] = []
+    for role in roles:
+        if role.path not in told:
+            kept.append(role)
+            continue
+        parts = [part for part in role.role.split(sep) if part.strip()]
+        left = [part for part in parts if not _shown_in(part.strip(), told)]
+        kept.append(role.model_copy(update={"role": sep.join(left)}))
+    return kept
+
+
+def _shown_in(part: str, told: str) -> bool:
+    if _CHURN.fullmatch(part):
+        return True
+    spans = _CODE_SPAN.findall(part)
+    return all(span in told for span in spans) if spans else part in told
 
 
 def _role(
