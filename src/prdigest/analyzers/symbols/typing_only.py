@@ -70,9 +70,11 @@ def _drop_docstring(node: _Definition) -> None:
         node.body = body[1:] or [ast.Pass()]
 
 
-def _definitions(text: str | None) -> dict[str, tuple[str, str]] | None:
-    """Each definition's qualified name (``Pluck.__init__``) and its tree without docstrings,
-    with and without its annotations; None when the side is absent, too large or does not parse."""
+def _definitions(text: str | None, wanted: set[str]) -> dict[str, tuple[str, str]] | None:
+    """Each ``wanted`` definition's qualified name (``Pluck.__init__``) and its tree without
+    docstrings, with and without its annotations; None when the side is absent, too large or
+    does not parse. Only the wanted ones are copied and dumped: a file's other definitions
+    cost nothing but the parse."""
     if text is None or len(text) > MAX_TEXT:
         return None
     try:
@@ -88,7 +90,7 @@ def _definitions(text: str | None) -> dict[str, tuple[str, str]] | None:
             if isinstance(node, _Definition):
                 name = f"{prefix}{node.name}"
                 walk(node.body, f"{name}.")
-                if name not in found:  # a redefinition later in the file is not what was read
+                if name in wanted and name not in found:  # a later redefinition is not what was read
                     typed = ast.dump(_WithoutTyping(annotations=True).visit(copy.deepcopy(node)))
                     found[name] = (typed, ast.dump(_WithoutTyping().visit(copy.deepcopy(node))))
 
@@ -100,10 +102,11 @@ def mark_typing_only(change: FileChange, symbols: list[SymbolChange]) -> list[Sy
     """`symbols` of one Python file, a modified one marked ``typing_only`` when its tree without
     annotations and docstrings is the same on both sides and its annotations are not (a
     definition the diff only moved changed in nothing; nothing is marked otherwise)."""
-    if not change.path.endswith(".py") or not any(s.change == "modified" for s in symbols):
+    wanted = {s.name for s in symbols if s.change == "modified" and not s.docs_only}
+    if not change.path.endswith(".py") or not wanted:
         return symbols
-    before = _definitions(change.content_before)
-    after = _definitions(change.content_after) if before is not None else None
+    before = _definitions(change.content_before, wanted)
+    after = _definitions(change.content_after, wanted) if before is not None else None
     if before is None or after is None:
         return symbols
     # the same without annotations, and not the same with them: an annotation changed
@@ -114,7 +117,7 @@ def mark_typing_only(change: FileChange, symbols: list[SymbolChange]) -> list[Sy
     }
     return [
         s.model_copy(update={"typing_only": True})
-        if s.change == "modified" and s.name in same and not s.docs_only
+        if s.change == "modified" and not s.docs_only and s.name in same
         else s
         for s in symbols
     ]

@@ -12,13 +12,13 @@ from prdigest.models.narrative import ExcerptNote, FileRole, ImplementationStep,
 from prdigest.narrate.extractive.changes import short_dependency
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence
 from prdigest.narrate.extractive.step_parts import join_more, symbol_changes
+from prdigest.narrate.extractive.text import CODE_SPAN
 from prdigest.words import Phrases
 
 # A file as what its role says of its changes reads it (`_changes`): a PR may list a path
 # twice (deleted, then added).
 FileKey = tuple[str, str, str | None, str]
 _CHURN = re.compile(r"\+\d+/−\d+")
-_CODE_SPAN = re.compile(r"`[^`]+`")
 
 
 def file_roles(
@@ -50,7 +50,7 @@ def untold_roles(roles: list[FileRole], steps: list[ImplementationStep], ph: Phr
 def _shown_in(part: str, told: str) -> bool:
     if _CHURN.fullmatch(part):
         return True
-    spans = _CODE_SPAN.findall(part)
+    spans = CODE_SPAN.findall(part)
     return all(span in told for span in spans) if spans else part in told
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
@@ -21,7 +22,7 @@ from prdigest.narrate.extractive.changes import change_shape, main_kind, specifi
 from prdigest.narrate.extractive.code_edits import edits_of, edits_sentence, is_version_edit
 from prdigest.narrate.extractive.step_edits import is_step_edit
 from prdigest.narrate.extractive.step_parts import join_more
-from prdigest.narrate.extractive.text import clean_title
+from prdigest.narrate.extractive.text import CODE_SPAN, clean_title
 from prdigest.words import Phrases
 
 _RELAX = frozenset({"cap-to-exclusion", "cap-relaxed", "unpinned", "exclusion-removed", "floor-lowered"})
@@ -53,14 +54,13 @@ _LEADING_WORDS = [
 # Code in a title is a name, not a verb: `split_between_processes`, torch.nn.Module, get_scale().
 _CODE_IN_TITLE = re.compile(r"`[^`]*`|\w+(?:[_.]\w+)+(?:\(\))?|\w+\(\)")
 _REVERTED_TITLE = re.compile(r'^\s*revert\s+"(?P<title>.+)"\s*$', re.IGNORECASE)
-MAX_FILES = 2
 _NOT_BEHAVIOUR = frozenset({"docs", "example"})
-MAX_SYMBOLS = 2
+_Named = TypeVar("_Named")
+MAX_NAMED = 2  # files, symbols, jobs, packages a one-liner names before it counts the rest
 MAX_EDITS = 2  # a one-liner names the two most telling code edits
 # Names of code in all: the two the gist lists, and two more the edits name to say what
 # changed in them ("`lock` no longer imports `fcntl` under try/except"); more is a list.
 MAX_NAMES = 4
-_CODE_SPAN = re.compile(r"`[^`]+`")
 _NAMING = re.compile(r"[A-Za-z_]")
 MAX_REFS = 2
 _WHY_WHERE = frozenset({"title", "body", "closing-issue"})  # the author's words, not a comment's
@@ -125,7 +125,7 @@ def _edits_within(gist: str, edits: list[CodeEdit], ph: Phrases, limit: int) -> 
 
 def _names(text: str) -> set[str]:
     """The code spans that name something: a value (`10`, `>=2.0`, `"utf-8"`) is no name."""
-    return {span for span in _CODE_SPAN.findall(text) if _NAMING.search(span) and span[1:2] not in "'\""}
+    return {span for span in CODE_SPAN.findall(text) if _NAMING.search(span) and span[1:2] not in "'\""}
 
 
 def fixed_kinds(facts: Facts) -> list[str]:
@@ -296,7 +296,7 @@ def _dependencies(changes: list[DependencyChange], ph: Phrases, title: str = "")
         more = "dependency_indirect_more_one" if len(packages) == 2 else "dependency_indirect_more"
         return text + ph.say("gist", more, count=len(packages) - 1)
     if len(packages) > 1:
-        named = packages[:MAX_SYMBOLS] if len(packages) <= MAX_SYMBOLS else packages[:1]
+        named = _named(packages, len(packages))
         first = {p: next(c for c in ordered if c.package == p) for p in named}
         shown = [_package_move(first[p], ph) for p in named]
         return ph.say(
@@ -399,12 +399,16 @@ def _version(facts: Facts, ph: Phrases) -> str | None:
     return ph.say("gist", "version", before=ph.code(edit.params["before"]), after=ph.code(edit.params["after"]))
 
 
+def _named(items: list[_Named], total: int) -> list[_Named]:
+    """Which of ``total`` things a one-liner names: two, or the first alone beside a count
+    (a third name makes a list, not a summary: "`a`, `b` and 3 more" reads as five names)."""
+    return items[:MAX_NAMED] if total <= MAX_NAMED else items[:1]
+
+
 def _shown(names: list[str], ph: Phrases) -> str:
-    """Two names, or the first and how many more: a third name makes a list, not a summary
-    ("`a`, `b` and 3 more" reads as five names)."""
-    if len(names) <= MAX_SYMBOLS:
-        return ph.join(names)
-    return join_more(names[:1], len(names) - 1, ph)
+    """The names `_named` keeps, and how many more."""
+    kept = _named(names, len(names))
+    return join_more(kept, len(names) - len(kept), ph)
 
 
 def _files(files: list[FileFact], ph: Phrases, among: list[FileFact] | None = None) -> str:
@@ -412,7 +416,7 @@ def _files(files: list[FileFact], ph: Phrases, among: list[FileFact] | None = No
     (every file of that kind, not only the key ones: the count says what the PR changed)."""
     # Two names at most, and one when there are more: "a, b and 4 more files" is a list.
     total = len({f.path for f in files} | {f.path for f in among}) if among is not None else len(files)
-    kept = files[:MAX_FILES] if total <= MAX_FILES else files[:1]
+    kept = _named(files, total)
     shown = [ph.code(f.path) for f in kept]
     if total > len(shown):
         # zh counts every file (「a、b 等 6 个文件」), en the rest ("a, b and 4 more files")

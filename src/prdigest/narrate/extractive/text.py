@@ -46,6 +46,8 @@ _CAVEAT = re.compile(
     re.IGNORECASE,
 )
 _REFERENCE_ONLY = re.compile(r"^(?:reverts?|closes?|fixes|resolves?|see|ref|refs)\b[\s:]*\S*#\d+\S*\s*\.?$", re.I)
+# A code span of the narrator's own text (`name`): one pattern for every reader of it.
+CODE_SPAN = re.compile(r"`[^`]+`")
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?。！？])|(?<=[.!?][)\"'”]))\s+")
 _BOLD_ONLY = re.compile(r"^\s*\*\*[^*]+\*\*:?\s*$")
 # Commit messages GitHub writes itself (web editor, suggestions, merges): they say no why.

@@ -72,15 +72,13 @@ def may_reach_users(file: FileFact) -> bool:
     ``MANIFEST.in``, a bundler's config): it shapes what users install (``python_requires``).
     A repository's dotfiles (``.gitmodules``), generated files and the other files at its root
     (``Pipfile``, ``CITATION.cff``, ``CHANGES``) are the project's own bookkeeping."""
-    if file.module == BUILD_CONFIG and not file.generated:
+    if file.generated:
+        return False
+    if file.module == BUILD_CONFIG:
         return True
     folder, _, name = file.path.rpartition("/")
     return (
-        file.category == "other"
-        and bool(folder)
-        and not file.generated
-        and not name.startswith(".")
-        and file.module not in DEVELOPER_MODULES
+        file.category == "other" and bool(folder) and not name.startswith(".") and file.module not in DEVELOPER_MODULES
     )
 
 
