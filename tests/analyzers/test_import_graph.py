@@ -114,3 +114,62 @@ def test_a_test_fixture_named_like_the_crate_does_not_take_its_name() -> None:
         "src/bin/bat/assets.rs": "use bat::error::*;\n",
     }
     assert _importers(texts, "src/error.rs") == {"src/bin/bat/assets.rs"}
+
+
+SERVER = "import pytest\n\nfrom shop.cart import Cart\n\n\nclass ServerCase:\n    cart = Cart\n"
+
+
+def test_a_folder_only_tests_import_that_uses_a_test_framework_is_test_support() -> None:
+    texts = {
+        "src/shop/__init__.py": "",
+        "src/shop/cart.py": "class Cart:\n    pass\n",
+        "testserver/__init__.py": "",
+        "testserver/case.py": SERVER,
+        "testserver/app.py": "from .case import ServerCase\n",  # no framework of its own: the folder counts
+        "test/test_cart.py": "from testserver.case import ServerCase\n",
+    }
+    graph = build_graph("c0ffee", texts)
+    assert graph.test_support == frozenset({"testserver"})
+    assert graph.is_test_support("testserver/certs/server.pem")
+    assert not graph.is_test_support("src/shop/cart.py")
+    assert not graph.is_test_support("testserver2/x.py")
+
+
+def test_a_folder_the_product_imports_or_that_serves_nothing_of_the_tree_is_no_test_support() -> None:
+    texts = {
+        "src/shop/__init__.py": "",
+        "src/shop/cart.py": "class Cart:\n    pass\n",
+        # the product itself imports this helper: users meet it
+        "src/shop/checks/__init__.py": "import unittest\n\nfrom shop.cart import Cart\n",
+        "src/shop/api.py": "from shop.checks import Cart\n",
+        # a test tool of its own (a pytest plugin): it imports nothing else of the tree
+        "plugin/__init__.py": "import pytest\n\n\ndef pytest_configure(config):\n    pass\n",
+        # a folder that imports the tree and a framework, but no test imports it
+        "examples/demo.py": "import unittest\n\nfrom shop.cart import Cart\n",
+        "test/test_cart.py": "import plugin\nfrom shop.checks import Cart\n",
+    }
+    assert build_graph("c0ffee", texts).test_support == frozenset()
+
+
+def test_the_trees_own_module_named_like_a_framework_is_no_framework() -> None:
+    texts = {
+        "src/pytest/__init__.py": "from _pytest.main import main\n",
+        "src/_pytest/__init__.py": "",
+        "src/_pytest/main.py": "def main():\n    pass\n",
+        "tools/runner.py": "import pytest\nfrom _pytest.main import main\n",
+        "testing/test_main.py": "from tools.runner import pytest\n",
+    }
+    assert build_graph("c0ffee", texts).test_support == frozenset()
+
+
+def test_go_and_javascript_test_helpers_outside_the_test_paths() -> None:
+    texts = {
+        "go.mod": "module example.com/web\n\ngo 1.21\n",
+        "router.go": "package web\n",
+        "fakeserver/server.go": 'package fakeserver\n\nimport (\n\t"testing"\n\t"example.com/web"\n)\n',
+        "router_test.go": 'package web_test\n\nimport "example.com/web/fakeserver"\n',
+        "lib/index.js": "module.exports = {}\n",
+        "fixtures/app.js": "const request = require('supertest')\nconst lib = require('../lib/index')\n",
+        "test/app.test.js": "const app = require('../fixtures/app')\n",
+    }
+    assert build_graph("c0ffee", texts).test_support == frozenset({"fakeserver", "fixtures"})

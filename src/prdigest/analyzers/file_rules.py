@@ -51,6 +51,9 @@ _MEMO_SIZE = 20_000  # paths remembered per rule set
 # The module the default rules give lock files (uv.lock, go.sum, Cargo.lock, package-lock.json):
 # generated, yet what they pin is what gets installed.
 LOCK_MODULE = "lock files"
+# The module the default rules give test-helper folders (`test_utils/`), and the files
+# analyzer a folder only tests import (`test_support`).
+TEST_SUPPORT_MODULE = "test support"
 
 
 def is_lock_file(fact: FileFact) -> bool:

@@ -14,7 +14,7 @@ import re
 from pathlib import PurePosixPath
 
 from prdigest.analyzers.context import AnalysisContext
-from prdigest.analyzers.file_rules import RuleSet, rules_for
+from prdigest.analyzers.file_rules import TEST_SUPPORT_MODULE, RuleSet, rules_for
 from prdigest.analyzers.importance import file_signals
 from prdigest.analyzers.key_files import mark_key_files
 from prdigest.analyzers.message_text import rewords_messages_only
@@ -85,9 +85,21 @@ def file_fact(change: FileChange, rules: RuleSet, repository: str) -> FileFact:
     )
 
 
+def _as_test_support(fact: FileFact) -> FileFact:
+    return fact.model_copy(update={"category": "test", "type": "test", "module": TEST_SUPPORT_MODULE})
+
+
 def analyze_files(pr: PullRequest, ctx: AnalysisContext) -> FilesFacts:
     rules = rules_for(ctx.rules)
     facts = [file_fact(change, rules, pr.repository) for change in pr.files]
+    graph = ctx.import_graph(pr.repository)
+    if graph is not None and graph.test_support:
+        # A folder only tests import (a test server beside them) is test code, whatever the
+        # path rules took it for.
+        facts = [
+            _as_test_support(f) if graph.is_test_support(f.path) and f.category != "test" and not f.generated else f
+            for f in facts
+        ]
     ci_flags = [rules.is_ci(change.path) for change in pr.files]
     mark_key_files(facts, list(pr.files), ci_flags, signals=file_signals(pr))
     return FilesFacts(

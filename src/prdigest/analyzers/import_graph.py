@@ -23,6 +23,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from prdigest.analyzers.test_support import test_support_dirs
+
 PY_SUFFIXES = (".py", ".pyi")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 C_SOURCES = (".c", ".cc", ".cpp", ".cxx", ".cu")
@@ -31,6 +33,14 @@ GO_SUFFIX, RUST_SUFFIX = ".go", ".rs"
 GRAPH_SUFFIXES = (*PY_SUFFIXES, *JS_SUFFIXES, *C_SOURCES, *C_HEADERS, GO_SUFFIX, RUST_SUFFIX)
 MANIFESTS = ("go.mod", "Cargo.toml")
 MAX_TEXT_BYTES = 512 * 1024  # a larger file is generated or vendored: its imports are not read
+# Outside test frameworks, by the name code imports them under: a file that imports one is
+# test code wherever it sits (a test server, a fixtures module), unless the tree itself
+# provides that name (pytest's own repository).
+PY_TEST_FRAMEWORKS = frozenset({"pytest", "_pytest", "unittest", "hypothesis", "nose", "nose2", "testtools"})
+GO_TEST_FRAMEWORKS = frozenset({"testing", "net/http/httptest", "testing/fstest", "testing/iotest"})
+GO_TEST_FRAMEWORK_PREFIXES = ("github.com/stretchr/testify", "github.com/onsi/ginkgo", "github.com/onsi/gomega")
+JS_TEST_FRAMEWORKS = frozenset({"jest", "@jest/globals", "vitest", "mocha", "chai", "sinon", "ava", "supertest"})
+JS_TEST_FRAMEWORK_PREFIXES = ("@testing-library/", "@playwright/test")
 
 _TEST_PART = re.compile(r"(?:^|/)(?:tests?|testing|__tests__|spec|testdata|benches|e2e)(?:/|$)|(?:^|/)test_[^/]*$")
 _TEST_NAME = re.compile(r"(?:_test\.go|_tests?\.py|\.(?:test|spec)\.[cm]?[jt]sx?|_test\.(?:cc|cpp|c))$")
@@ -43,6 +53,9 @@ _GO_BLOCK = re.compile(r"^\s*import\s*\((.*?)\)", re.MULTILINE | re.DOTALL)
 _GO_PATH = re.compile(r'"([^"]+)"')
 _GO_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
 _RUST_USE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([^;]+);", re.MULTILINE)
+_JS_PACKAGE = re.compile(  # a package by its name, not a relative path
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|^\s*import\s+)(["'])([@\w][^"'\n]*)\1""", re.MULTILINE
+)
 _C_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 
@@ -66,6 +79,13 @@ class ImportGraph:
 
     commit: str
     importers: Mapping[str, frozenset[str]]
+    # Folders of test code outside the test paths (a test server, fixtures' helpers): see
+    # `test_support.test_support_dirs`.
+    test_support: frozenset[str] = frozenset()
+
+    def is_test_support(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder only tests use (`test_support`)."""
+        return any(path.startswith(folder + "/") for folder in self.test_support)
 
     def fan_in(self, path: str) -> int:
         """How many other files import ``path``; for a C/C++ source file, its header's."""
@@ -92,24 +112,51 @@ def build_graph(commit: str, texts: Mapping[str, str]) -> ImportGraph:
     """The import graph of one tree: ``texts`` maps each path to its text (every path the
     tree has for which `is_graph_file` holds; other paths may be given too)."""
     paths = set(texts)
+    python, go = _PythonResolver(paths), _GoResolver(paths, texts)
     resolvers: list[tuple[tuple[str, ...], Callable[[str, str], Iterable[str]]]] = [
-        (PY_SUFFIXES, _PythonResolver(paths).targets),
+        (PY_SUFFIXES, python.targets),
         (JS_SUFFIXES, _JsResolver(paths).targets),
-        ((GO_SUFFIX,), _GoResolver(paths, texts).targets),
+        ((GO_SUFFIX,), go.targets),
         ((RUST_SUFFIX,), _RustResolver(paths, texts).targets),
         ((*C_SOURCES, *C_HEADERS), _CResolver(paths).targets),
     ]
+
+    def edges_of(sources: Iterable[str]) -> dict[str, set[str]]:
+        edges: dict[str, set[str]] = {}
+        for path in sources:
+            text = texts[path]
+            if len(text) > MAX_TEXT_BYTES:
+                continue
+            for suffixes, targets in resolvers:
+                if path.endswith(suffixes):
+                    edges[path] = {target for target in targets(path, text) if target != path}
+                    break
+        return edges
+
+    product = edges_of(path for path in texts if not is_test_path(path))
     importers: dict[str, set[str]] = defaultdict(set)
+    for source, targets in product.items():
+        for target in targets:
+            importers[target].add(source)
+    framework_users = python.framework_users | go.framework_users | _js_framework_users(texts)
+    support: frozenset[str] = frozenset()
+    if framework_users:  # only then can a folder be test support: read what the tests import
+        tests = edges_of(path for path in texts if is_test_path(path))
+        support = test_support_dirs(product, tests, framework_users)
+    return ImportGraph(commit=commit, importers={k: frozenset(v) for k, v in importers.items()}, test_support=support)
+
+
+def _js_framework_users(texts: Mapping[str, str]) -> set[str]:
+    found: set[str] = set()
     for path, text in texts.items():
-        if is_test_path(path) or len(text) > MAX_TEXT_BYTES:
+        if not path.endswith(JS_SUFFIXES) or is_test_path(path) or len(text) > MAX_TEXT_BYTES:
             continue
-        for suffixes, targets in resolvers:
-            if path.endswith(suffixes):
-                for target in targets(path, text):
-                    if target != path:
-                        importers[target].add(path)
+        for match in _JS_PACKAGE.finditer(text):
+            name = match.group(2)
+            if name in JS_TEST_FRAMEWORKS or name.startswith(JS_TEST_FRAMEWORK_PREFIXES):
+                found.add(path)
                 break
-    return ImportGraph(commit=commit, importers={k: frozenset(v) for k, v in importers.items()})
+    return found
 
 
 class _PythonResolver:
@@ -129,6 +176,8 @@ class _PythonResolver:
                     by_name[".".join(parts[start:])].add(path)
         self._by_name = {name: next(iter(found)) for name, found in by_name.items() if len(found) == 1}
         self._paths = paths
+        self._tops = {name for name in by_name if "." not in name}
+        self.framework_users: set[str] = set()  # files importing an outside test framework
 
     def targets(self, path: str, text: str) -> Iterable[str]:
         try:
@@ -142,7 +191,10 @@ class _PythonResolver:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     found.extend(self._module(alias.name))
+                    self._note_framework(path, alias.name)
             elif isinstance(node, ast.ImportFrom):
+                if not node.level and node.module:
+                    self._note_framework(path, node.module)
                 base = self._relative_base(path, node.level, node.module) if node.level else node.module
                 if base is None:
                     continue
@@ -151,6 +203,11 @@ class _PythonResolver:
                     hit = self._module(f"{base}.{alias.name}") if alias.name != "*" else []
                     found.extend(hit or self._module(base))
         return found
+
+    def _note_framework(self, path: str, name: str) -> None:
+        top = name.split(".", 1)[0]
+        if top in PY_TEST_FRAMEWORKS and top not in self._tops:  # the tree's own module is no framework
+            self.framework_users.add(path)
 
     def _module(self, name: str) -> list[str]:
         hit = self._by_name.get(name)
@@ -204,12 +261,17 @@ class _GoResolver:
         for path in paths:
             if path.endswith(GO_SUFFIX) and not path.endswith("_test.go"):
                 self._by_dir[posixpath.dirname(path)].append(path)
+        self.framework_users: set[str] = set()  # files importing a test framework
 
     def targets(self, path: str, text: str) -> Iterable[str]:
         imported = [m.group(1) for m in _GO_SINGLE.finditer(text)]
         for block in _GO_BLOCK.finditer(text):
             imported += [m.group(1) for m in _GO_PATH.finditer(block.group(1))]
         own = posixpath.dirname(path)
+        frameworks = [n for n in imported if n in GO_TEST_FRAMEWORKS or n.startswith(GO_TEST_FRAMEWORK_PREFIXES)]
+        # a module of the tree itself (testify's own repository) is no outside framework
+        if any(self._directory(name) is None for name in frameworks):
+            self.framework_users.add(path)
         for name in imported:
             directory = self._directory(name)
             if directory is not None and directory != own:

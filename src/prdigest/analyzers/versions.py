@@ -89,9 +89,10 @@ FACTS_SCHEMA = 2
 # references v16: "Fix PR#1006", "issue#1275": a kind word glued to the number is this repository's.
 # symbols v16: a Python definition changed only in its type annotations is marked typing_only.
 # files v10: "dev-requirements.txt", "test_requirements.in": a requirements list by any prefix is dependency config.
+# files v11: a folder only tests import, which imports a test framework and the tree, is test support.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
-    "files": "10",
+    "files": "11",
     "tests_ci": "14",
     "dependencies": "8",
     "symbols": "16",

@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # the module loads the analyzers: imported when narrating (be
 # v36: a one-liner names two things, or one and a count ("`a`, `b` and 3 more" is a list)
 # v37: a definition changed only in its annotations is told as such, not as "changed behaviour"
 # v38: a brief's key files keep only what its steps do not already say of them
-EXTRACTIVE_VERSION = "extractive-v38"
+EXTRACTIVE_VERSION = "extractive-v39"
 
 __all__ = ["EXTRACTIVE_VERSION", "LengthFree", "narrate_extractive"]
 

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from prdigest.analyzers.file_rules import TEST_SUPPORT_MODULE
 from prdigest.analyzers.revert_scope import is_the_revert
 from prdigest.analyzers.symbol_names import in_test_module, is_private
 from prdigest.analyzers.title_rules import is_typo_fix
@@ -218,6 +219,9 @@ def _kind_and_object(pr: PullRequest, facts: Facts, ph: Phrases) -> tuple[str, b
             return ph.say("gist", "ci_jobs", jobs=shown), False
         return ph.say("gist", "ci", files=files), False
     if shape == "tests-only":
+        if all(f.module == TEST_SUPPORT_MODULE for f in facts.files.files if f.category == "test"):
+            # helpers the tests use (a test server, fixtures): what they add are no tests
+            return ph.say("gist", "test_support", files=files), False
         added = [s for s in facts.symbols.symbols if s.change == "added"]
         if added:
             names = [ph.code(s.name) for s in added]
