@@ -53,13 +53,20 @@ from prdigest.analyzers.title_rules import own_reverted_shas
 from prdigest.analyzers.versions import DEFAULT_VERSIONS
 from prdigest.diff import file_diff
 from prdigest.models.facts import Deferral, Reference, ReferencesFacts, Relation
-from prdigest.models.pullrequest import PullRequest
+from prdigest.models.pullrequest import FileStatus, PullRequest
 
 Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"]
 
 # "fix: restore the fallback (#4645)": a squash-merged commit subject names the PR it came
 # from. Carried into another PR (a cherry-pick, a backport), it says nothing of how the two
 # relate: the verb is what that commit did, not what this PR does to #4645.
+# A news fragment (towncrier and its kin): `changelog/1234.bugfix.rst`, `changes/88.feature`,
+# `newsfragments/5.removal.md`. Its name is the number of the issue or PR the entry is for.
+_FRAGMENT = re.compile(
+    r"(?:^|/)(?:changelog|changelog\.d|changes|news|newsfragments|\.changes)/(?P<number>\d{1,9})"
+    r"\.(?:[a-z][\w-]*\.\w+|(?!(?:rst|md|txt|adoc)$)[a-z][\w-]*)$",  # N.kind.ext or N.kind; N.rst is a page
+    re.IGNORECASE,
+)
 _SQUASH_SUFFIX = re.compile(r"\(\s*#\d{1,9}\s*\)\s*$")
 
 
@@ -266,6 +273,28 @@ def reverted_commit_shas(pr: PullRequest) -> list[str]:
     return shas
 
 
+def fragment_references(pr: PullRequest) -> list[Reference]:
+    """The numbers the news fragments this PR adds are named by, other than its own: the
+    change is recorded under that issue or PR. What the relation is the name does not say."""
+    found: list[Reference] = []
+    for change in pr.files:
+        match = _FRAGMENT.search(change.path)
+        if match is None or change.status != FileStatus.ADDED:
+            continue
+        number = int(match.group("number"))
+        if number >= 1 and number != pr.number:
+            found.append(
+                Reference(
+                    repository=pr.repository,
+                    number=number,
+                    relation="mentions",
+                    where="code",
+                    evidence=f"changelog fragment {change.path}",
+                )
+            )
+    return found
+
+
 def extract_references(pr: PullRequest) -> ReferencesFacts:
     """All references of a PR, deduplicated, strongest relation first-evidence kept."""
     merged: dict[tuple[str, int], Reference] = {}
@@ -291,6 +320,7 @@ def extract_references(pr: PullRequest) -> ReferencesFacts:
         for number in pr.closing_issues
         if number >= 1
     )
+    candidates.extend(fragment_references(pr))
     for ref in candidates:
         key = (ref.repository.lower(), ref.number)
         if key == (pr.repository.lower(), pr.number):

@@ -90,13 +90,14 @@ FACTS_SCHEMA = 2
 # symbols v16: a Python definition changed only in its type annotations is marked typing_only.
 # files v10: "dev-requirements.txt", "test_requirements.in": a requirements list by any prefix is dependency config.
 # files v11: a folder only tests import, which imports a test framework and the tree, is test support.
+# references v17: a news fragment the PR adds (`changelog/1234.bugfix.rst`) mentions the number it is named by.
 DEFAULT_VERSIONS: Mapping[str, str] = {
     "coverage": "3",
     "files": "11",
     "tests_ci": "14",
     "dependencies": "8",
     "symbols": "16",
-    "references": "16",
+    "references": "17",
     "discussion": "3",
     "risks": "12",
     "verdict": "17",

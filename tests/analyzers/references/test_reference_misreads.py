@@ -129,3 +129,25 @@ def test_verbs_right_before_the_number_state_this_prs_act() -> None:
     assert relation("This replaces #12") == "supersedes"
     # The title's verb replaces a literal; the number ending it is not what is replaced.
     assert relation("Replace set literal with set() #299", "title") == "mentions"
+
+
+def test_a_news_fragment_names_the_issue_its_entry_is_for() -> None:
+    from prdigest.models.pullrequest import FileChange, FileStatus
+
+    pr = PullRequest(
+        repository=REPO,
+        number=3500,
+        title="Retry reads on a reset connection",
+        body="",
+        files=[
+            FileChange(path="changelog/3412.bugfix.rst", status=FileStatus.ADDED, additions=1),
+            FileChange(path="changelog/3500.feature.rst", status=FileStatus.ADDED, additions=1),  # its own number
+            FileChange(path="newsfragments/77.removal.md", status=FileStatus.MODIFIED, additions=1),  # not added here
+            FileChange(path="docs/changes/12.rst", status=FileStatus.ADDED, additions=1),  # no kind: a page
+            FileChange(path="changes/88.feature", status=FileStatus.ADDED, additions=1),
+        ],
+    )
+    refs = {r.number: (r.relation, r.where, r.evidence) for r in extract_references(pr).references}
+    assert refs[3412] == ("mentions", "code", "changelog fragment changelog/3412.bugfix.rst")
+    assert refs[88][1:] == ("code", "changelog fragment changes/88.feature")
+    assert set(refs) & {3500, 77, 12} == set()
