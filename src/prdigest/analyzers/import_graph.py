@@ -45,17 +45,15 @@ JS_TEST_FRAMEWORK_PREFIXES = ("@testing-library/", "@playwright/test")
 _TEST_PART = re.compile(r"(?:^|/)(?:tests?|testing|__tests__|spec|testdata|benches|e2e)(?:/|$)|(?:^|/)test_[^/]*$")
 _TEST_NAME = re.compile(r"(?:_test\.go|_tests?\.py|\.(?:test|spec)\.[cm]?[jt]sx?|_test\.(?:cc|cpp|c))$")
 
+# Every specifier of an import: a relative one names a file of the tree, any other a package.
 _JS_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|^\s*import\s+)(["'])(\.{1,2}/[^"'\n]*)\1""", re.MULTILINE
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|^\s*import\s+)(["'])([^"'\n]+)\1""", re.MULTILINE
 )
 _GO_SINGLE = re.compile(r'^\s*import\s+(?:[\w.]+\s+)?"([^"]+)"', re.MULTILINE)
 _GO_BLOCK = re.compile(r"^\s*import\s*\((.*?)\)", re.MULTILINE | re.DOTALL)
 _GO_PATH = re.compile(r'"([^"]+)"')
 _GO_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
 _RUST_USE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([^;]+);", re.MULTILINE)
-_JS_PACKAGE = re.compile(  # a package by its name, not a relative path
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|^\s*import\s+)(["'])([@\w][^"'\n]*)\1""", re.MULTILINE
-)
 _C_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 
@@ -112,10 +110,10 @@ def build_graph(commit: str, texts: Mapping[str, str]) -> ImportGraph:
     """The import graph of one tree: ``texts`` maps each path to its text (every path the
     tree has for which `is_graph_file` holds; other paths may be given too)."""
     paths = set(texts)
-    python, go = _PythonResolver(paths), _GoResolver(paths, texts)
+    python, js, go = _PythonResolver(paths), _JsResolver(paths), _GoResolver(paths, texts)
     resolvers: list[tuple[tuple[str, ...], Callable[[str, str], Iterable[str]]]] = [
         (PY_SUFFIXES, python.targets),
-        (JS_SUFFIXES, _JsResolver(paths).targets),
+        (JS_SUFFIXES, js.targets),
         ((GO_SUFFIX,), go.targets),
         ((RUST_SUFFIX,), _RustResolver(paths, texts).targets),
         ((*C_SOURCES, *C_HEADERS), _CResolver(paths).targets),
@@ -138,25 +136,13 @@ def build_graph(commit: str, texts: Mapping[str, str]) -> ImportGraph:
     for source, targets in product.items():
         for target in targets:
             importers[target].add(source)
-    framework_users = python.framework_users | go.framework_users | _js_framework_users(texts)
+    # read before the tests' pass below, which would add the test files themselves
+    framework_users = python.framework_users | js.framework_users | go.framework_users
     support: frozenset[str] = frozenset()
     if framework_users:  # only then can a folder be test support: read what the tests import
         tests = edges_of(path for path in texts if is_test_path(path))
         support = test_support_dirs(product, tests, framework_users)
     return ImportGraph(commit=commit, importers={k: frozenset(v) for k, v in importers.items()}, test_support=support)
-
-
-def _js_framework_users(texts: Mapping[str, str]) -> set[str]:
-    found: set[str] = set()
-    for path, text in texts.items():
-        if not path.endswith(JS_SUFFIXES) or is_test_path(path) or len(text) > MAX_TEXT_BYTES:
-            continue
-        for match in _JS_PACKAGE.finditer(text):
-            name = match.group(2)
-            if name in JS_TEST_FRAMEWORKS or name.startswith(JS_TEST_FRAMEWORK_PREFIXES):
-                found.add(path)
-                break
-    return found
 
 
 class _PythonResolver:
@@ -227,13 +213,18 @@ class _JsResolver:
 
     def __init__(self, paths: set[str]) -> None:
         self._paths = paths
+        self.framework_users: set[str] = set()  # files importing a test framework
 
     def targets(self, path: str, text: str) -> Iterable[str]:
         base = posixpath.dirname(path)
         for match in _JS_IMPORT.finditer(text):
-            target = self._resolve(posixpath.normpath(posixpath.join(base, match.group(2))))
-            if target:
-                yield target
+            spec = match.group(2)
+            if spec.startswith(("./", "../")):
+                target = self._resolve(posixpath.normpath(posixpath.join(base, spec)))
+                if target:
+                    yield target
+            elif spec in JS_TEST_FRAMEWORKS or spec.startswith(JS_TEST_FRAMEWORK_PREFIXES):
+                self.framework_users.add(path)
 
     def _resolve(self, spec: str) -> str | None:
         stem, ext = posixpath.splitext(spec)

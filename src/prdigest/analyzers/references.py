@@ -57,9 +57,6 @@ from prdigest.models.pullrequest import FileStatus, PullRequest
 
 Where = Literal["title", "body", "commit", "comment", "review", "git-revert", "closing-issue", "code"]
 
-# "fix: restore the fallback (#4645)": a squash-merged commit subject names the PR it came
-# from. Carried into another PR (a cherry-pick, a backport), it says nothing of how the two
-# relate: the verb is what that commit did, not what this PR does to #4645.
 # A news fragment (towncrier and its kin): `changelog/1234.bugfix.rst`, `changes/88.feature`,
 # `newsfragments/5.removal.md`. Its name is the number of the issue or PR the entry is for.
 _FRAGMENT = re.compile(
@@ -67,6 +64,9 @@ _FRAGMENT = re.compile(
     r"\.(?:[a-z][\w-]*\.\w+|(?!(?:rst|md|txt|adoc)$)[a-z][\w-]*)$",  # N.kind.ext or N.kind; N.rst is a page
     re.IGNORECASE,
 )
+# "fix: restore the fallback (#4645)": a squash-merged commit subject names the PR it came
+# from. Carried into another PR (a cherry-pick, a backport), it says nothing of how the two
+# relate: the verb is what that commit did, not what this PR does to #4645.
 _SQUASH_SUFFIX = re.compile(r"\(\s*#\d{1,9}\s*\)\s*$")
 
 

@@ -30,6 +30,14 @@ def _inside(path: str, folder: str) -> bool:
     return path.startswith(folder + "/")
 
 
+def _imported_from_outside(edges: Mapping[str, set[str]], folder: str) -> bool:
+    """Whether a file outside ``folder`` imports one inside it."""
+    return any(
+        not _inside(source, folder) and any(_inside(target, folder) for target in targets)
+        for source, targets in edges.items()
+    )
+
+
 def test_support_dirs(
     product: Mapping[str, set[str]], tests: Mapping[str, set[str]], framework_users: Iterable[str]
 ) -> frozenset[str]:
@@ -40,16 +48,9 @@ def test_support_dirs(
     for folder in sorted({folder for path in framework_users for folder in _ancestors(path)}, key=len):
         if any(_inside(folder, kept) for kept in found):
             continue  # an outer folder already holds it
-        used_by_product = any(
-            not _inside(source, folder) and any(_inside(target, folder) for target in targets)
-            for source, targets in product.items()
-        )
-        if used_by_product:
+        if _imported_from_outside(product, folder):
             continue
-        used_by_tests = any(
-            not _inside(source, folder) and any(_inside(target, folder) for target in targets)
-            for source, targets in tests.items()
-        )
+        used_by_tests = _imported_from_outside(tests, folder)
         uses_the_tree = any(
             _inside(source, folder) and any(not _inside(target, folder) for target in targets)
             for source, targets in product.items()
